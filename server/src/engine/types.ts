@@ -1,0 +1,73 @@
+/**
+ * The retrieval engine's public contract. The CLI, the language server and the
+ * (future) HTTP/batch APIs depend on this file only, never on engine internals.
+ */
+import type { DeclKind, Lang, PremiseRecord, Range } from '../../../indexes/src/extract/record.js';
+
+export type Mode = 'bm25' | 'dense' | 'hybrid';
+
+/** How a query was read. */
+export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
+
+export interface ParsedQuery {
+  style: QueryStyle;
+  /** The main goal (conclusion) text; for plain text, the whole text. */
+  goal: string;
+  /** Hypotheses / binders, one per entry. */
+  hyps: string[];
+  /** Other goals of a multi-goal state (context only). */
+  otherGoals: string[];
+  /** The whole query text, normalised (Isabelle ASCII symbols → Unicode). */
+  text: string;
+}
+
+export interface SearchOptions {
+  k?: number;
+  mode?: Mode;
+  rerank?: boolean;
+  /** Restrict to one language's premises. */
+  lang?: Lang;
+}
+
+/** Every hit says where its score came from. Absent parts were not computed. */
+export interface ScoreParts {
+  dense?: number;
+  sparse?: number;
+  prior?: number;
+  rerank?: number;
+}
+
+export interface PremiseInfo {
+  name: string;
+  kind: DeclKind;
+  lang: Lang;
+  module: string;
+  file: string;
+  range: Range;
+  statement: string;
+  args: string[];
+  goal: string;
+  doc?: string;
+  /** How many declarations in the corpus reference this one in their proofs. */
+  uses: number;
+}
+
+export interface SearchHit extends PremiseInfo {
+  /** 1-based rank. */
+  rank: number;
+  /** The final score used for ranking. */
+  score: number;
+  parts: ScoreParts;
+}
+
+export interface PremiseSearch {
+  /** Number of premises currently searchable. */
+  readonly size: number;
+  search(query: string, opts?: SearchOptions): Promise<SearchHit[]>;
+  /** Batch form for automated provers; same results as calling `search` per query. */
+  searchBatch(queries: string[], opts?: SearchOptions): Promise<SearchHit[][]>;
+  lookup(name: string): PremiseInfo | undefined;
+  /** Incremental updates (workspace overlay): add or replace records by name. */
+  upsert(records: PremiseRecord[]): Promise<void>;
+  remove(names: string[]): void;
+}
