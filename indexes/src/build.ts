@@ -1,0 +1,119 @@
+/**
+ * Sources → index: discover files, extract declarations, resolve proof
+ * references (the proof graph gives each premise its `uses` count), build the
+ * BM25 postings and, with an encoder, the fine-grained premise vectors
+ * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
+ */
+import { readFileSync } from 'node:fs';
+import type { Encoder } from '../../models/src/encoder.js';
+import { extractIsabelle } from './extract/isabelle.js';
+import { extractLean } from './extract/lean.js';
+import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
+import { resolveRefs } from './extract/resolve.js';
+import { discoverSources, type SourceFile } from './extract/walk.js';
+import { sparseText } from './premise-text.js';
+import { embedPremises } from './embed.js';
+import { toInfos } from './graph.js';
+import { Bm25Index } from './sparse/bm25.js';
+import { terms } from './sparse/terms.js';
+import { writeIndexDir, type Manifest } from './store/index-dir.js';
+
+export interface Progress {
+  phase: 'extract' | 'embed' | 'ann' | 'write';
+  done: number;
+  total: number;
+}
+export type OnProgress = (p: Progress) => void;
+
+/** Files above this size are skipped (generated or binary files, not libraries). */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+export interface Corpus {
+  records: PremiseRecord[];
+  files: number;
+  skippedFiles: number;
+  duplicates: number;
+  warnings: string[];
+}
+
+function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[] } {
+  const buf = readFileSync(f.path);
+  if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`] };
+  const text = buf.toString('utf8');
+  if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`] };
+  const r = f.lang === 'lean' ? extractLean(text, f.rel, f.module) : extractIsabelle(text, f.rel, f.module);
+  return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
+}
+
+export function extractCorpus(inputs: string[], onProgress?: OnProgress): Corpus {
+  const { files, warnings } = discoverSources(inputs);
+  const decls: ExtractedDecl[] = [];
+  let skippedFiles = 0;
+  files.forEach((f, i) => {
+    try {
+      const r = extractFile(f);
+      decls.push(...r.decls);
+      warnings.push(...r.warnings);
+    } catch (e) {
+      skippedFiles++;
+      warnings.push(`${f.path}: skipped (${(e as Error).message})`);
+    }
+    if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
+  });
+  // first declaration of a name wins (e.g. an explicit decl over a generated twin)
+  const seen = new Set<string>();
+  const unique = decls.filter((d) => (seen.has(d.name) ? false : (seen.add(d.name), true)));
+  return { records: resolveRefs(unique), files: files.length, skippedFiles, duplicates: decls.length - unique.length, warnings };
+}
+
+export interface BuildOptions {
+  sources: string[];
+  out: string;
+  encoder?: Encoder;
+  encoderDir?: string;
+  onProgress?: OnProgress;
+}
+
+export interface BuildSummary {
+  manifest: Manifest;
+  files: number;
+  declarations: number;
+  skipped: number;
+  warnings: string[];
+  seconds: number;
+}
+
+export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
+  const t0 = performance.now();
+  const corpus = extractCorpus(opts.sources, opts.onProgress);
+  const infos = toInfos(corpus.records);
+  const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
+  let dense: Parameters<typeof writeIndexDir>[1]['dense'];
+  if (opts.encoder && infos.length) {
+    const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
+    dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
+  }
+  opts.onProgress?.({ phase: 'ann', done: 0, total: 1 });
+  const manifest = await writeIndexDir(opts.out, {
+    infos,
+    sparse,
+    dense,
+    sources: opts.sources,
+    stats: {
+      files: corpus.files,
+      declarations: infos.length,
+      skippedFiles: corpus.skippedFiles,
+      duplicates: corpus.duplicates,
+      warnings: corpus.warnings.length,
+    },
+  });
+  opts.onProgress?.({ phase: 'write', done: 1, total: 1 });
+  return {
+    manifest,
+    files: corpus.files,
+    declarations: infos.length,
+    skipped: corpus.skippedFiles + corpus.warnings.length,
+    warnings: corpus.warnings,
+    seconds: (performance.now() - t0) / 1000,
+  };
+}

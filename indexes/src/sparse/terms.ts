@@ -1,0 +1,100 @@
+/**
+ * Lexical terms for the sparse (BM25) index: identifiers split on `.`, `_` and
+ * camelCase (the whole last component is kept too), each mathematical symbol as a
+ * term of its own, English words lowercased with stop words removed. The same
+ * function serves premises and queries, so both sides agree.
+ */
+
+const STOP = new Set(
+  (
+    'a an the of to in on for and or is are be by with that this it its as at from ' +
+    'if then there any all some every each which such where when we our let show ' +
+    'prove proof given find suppose assume has have using into than two one'
+  ).split(' '),
+);
+
+/** Identifier characters: letters (any script), digits, `_`, `'`, `!`, `?`, subscripts. */
+const IDENT_RE = /[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*/uy;
+/** Multi-character ASCII operators kept as one term. */
+const ASCII_OPS = ['<->', '->', '<=', '>=', '!=', '==', ':=', '::', '=>', '||', '&&', '++'];
+/** Characters never worth a term. */
+const NOISE = new Set([...' \t\r\n()[]{},;:`"\'↑⇑↥✝'].map((c) => c));
+
+/** Splits one identifier component on `_` and camelCase boundaries. */
+export function splitIdent(component: string): string[] {
+  const out: string[] = [];
+  for (const piece of component.split(/_+/)) {
+    if (!piece) continue;
+    // camelCase / PascalCase boundaries, and letter↔digit boundaries
+    const parts = piece.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z\p{Ll}'!?]+|\p{Lu}|[0-9]+|[^\sA-Za-z0-9]+/gu) ?? [piece];
+    for (const p of parts) out.push(p.toLowerCase());
+  }
+  return out;
+}
+
+function pushIdent(ident: string, out: string[]): void {
+  const stripped = ident.replace(/✝\d*/g, '');
+  const comps = stripped.split('.');
+  const last = comps[comps.length - 1]!;
+  const lowerLast = last.toLowerCase();
+  const parts: string[] = [];
+  for (const c of comps) parts.push(...splitIdent(c));
+  // single ASCII letters are almost always bound variables (h, x, h₀): no signal
+  let kept = 0;
+  for (const p of parts) {
+    if (p.length === 1 && /[a-z]/.test(p)) continue;
+    if (/^[₀-₉ₐ-ₜᵢ-ᵪ'!?]+$/u.test(p)) continue;
+    if (STOP.has(p) && comps.length === 1 && parts.length === 1) continue;
+    out.push(p);
+    kept++;
+  }
+  if (kept > 1 && lowerLast.length > 1) out.push(lowerLast);
+  if (comps.length > 1) out.push(stripped.toLowerCase());
+}
+
+/** Terms of a text, in order, with repetitions (term frequency matters). */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const ch = text[i]!;
+    const code = ch.charCodeAt(0);
+    if (NOISE.has(ch)) {
+      i++;
+      continue;
+    }
+    IDENT_RE.lastIndex = i;
+    const m = IDENT_RE.exec(text);
+    if (m && m[0].length > 0) {
+      pushIdent(m[0], out);
+      i += m[0].length;
+      continue;
+    }
+    if (code >= 48 && code <= 57) {
+      let j = i;
+      while (j < n && /[0-9]/.test(text[j]!)) j++;
+      out.push(text.slice(i, j));
+      i = j;
+      continue;
+    }
+    const op = ASCII_OPS.find((o) => text.startsWith(o, i));
+    if (op) {
+      out.push(op);
+      i += op.length;
+      continue;
+    }
+    // one symbol (a whole surrogate pair), e.g. ≤ ∑ ⁻ ¹
+    const cp = text.codePointAt(i)!;
+    const sym = String.fromCodePoint(cp);
+    i += sym.length;
+    if (/\s/u.test(sym)) continue;
+    if (sym === '⁻' && text[i] === '¹') {
+      out.push('⁻¹');
+      i++;
+      continue;
+    }
+    out.push(sym);
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+/**
+ * The on-disk index directory:
+ *   manifest.json   format, version, counts, encoder, per-file sizes and CRC-32s
+ *   premises.bin    metadata sidecar (see premises.ts)
+ *   sparse.bin      BM25 postings (see ../sparse/bm25.ts)
+ *   dense.bin       int8 premise vectors + per-row scales (exact rescoring)
+ *   dense.usearch   usearch HNSW graph over the same vectors (candidate search)
+ * Every file is checked against the manifest before use, so a corrupt or
+ * truncated index fails with an error naming the file rather than crashing the
+ * native usearch loader.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { Bm25Index } from '../sparse/bm25.js';
+import { Container, IndexFileError, writeContainer } from './container.js';
+import { encodePremises, PremiseTable, type PremiseInfo } from './premises.js';
+import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
+
+export const FORMAT = 'premise-lsp-index';
+export const VERSION = 1;
+
+export interface EncoderRef {
+  /** Directory the encoder was loaded from, as given at build time. */
+  dir: string;
+  id: string;
+  dim: number;
+}
+
+export interface Manifest {
+  format: typeof FORMAT;
+  version: number;
+  created: string;
+  premises: number;
+  encoder?: EncoderRef;
+  sources: string[];
+  stats: Record<string, number>;
+  files: Record<string, { bytes: number; crc32: number }>;
+}
+
+export interface IndexParts {
+  dir: string;
+  manifest: Manifest;
+  premises: PremiseTable;
+  sparse: Bm25Index;
+  dense?: DenseStore;
+}
+
+export interface IndexContent {
+  infos: PremiseInfo[];
+  sparse: Bm25Index;
+  /** Premise vectors (row-major, infos.length × dim), when an encoder was used. */
+  dense?: { vectors: Float32Array; dim: number; encoder: EncoderRef };
+  sources: string[];
+  stats: Record<string, number>;
+}
+
+function fileCrc(path: string): number {
+  return crc32(readFileSync(path));
+}
+
+export async function writeIndexDir(dir: string, content: IndexContent): Promise<Manifest> {
+  mkdirSync(dir, { recursive: true });
+  const { sparse } = content;
+  writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos));
+  writeContainer(join(dir, 'sparse.bin'), {
+    vocab: sparse.arrays.vocab.join('\n'),
+    offsets: sparse.arrays.offsets,
+    docs: sparse.arrays.docs,
+    weights: sparse.arrays.weights,
+  });
+  const written = ['premises.bin', 'sparse.bin'];
+  if (content.dense) {
+    const { vectors, dim } = content.dense;
+    const q = quantize(vectors, dim);
+    writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
+    await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), vectors, dim);
+    written.push('dense.bin', 'dense.usearch');
+  }
+  const files: Manifest['files'] = {};
+  for (const f of written) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
+  const manifest: Manifest = {
+    format: FORMAT,
+    version: VERSION,
+    created: new Date().toISOString(),
+    premises: content.infos.length,
+    encoder: content.dense?.encoder,
+    sources: content.sources,
+    stats: content.stats,
+    files,
+  };
+  const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(tmp, join(dir, 'manifest.json'));
+  return manifest;
+}
+
+export function readManifest(dir: string): Manifest {
+  const path = join(dir, 'manifest.json');
+  if (!existsSync(path)) throw new IndexFileError(path, 'no such file (is this an index directory? build one with `premise-lsp index`)');
+  let m: Manifest;
+  try {
+    m = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new IndexFileError(path, `not valid JSON (${(e as Error).message})`);
+  }
+  if (m.format !== FORMAT) throw new IndexFileError(path, `not a premise-lsp index manifest`);
+  if (m.version !== VERSION) throw new IndexFileError(path, `index format version ${m.version}, this build reads ${VERSION}; rebuild the index`);
+  return m;
+}
+
+function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): string {
+  const path = join(dir, name);
+  const want = m.files[name];
+  if (!want) throw new IndexFileError(path, 'not listed in manifest.json');
+  if (!existsSync(path)) throw new IndexFileError(path, 'missing');
+  const bytes = statSync(path).size;
+  if (bytes !== want.bytes) throw new IndexFileError(path, `size ${bytes} bytes, manifest says ${want.bytes} (truncated or replaced)`);
+  if (withCrc && fileCrc(path) !== want.crc32) throw new IndexFileError(path, 'checksum mismatch');
+  return path;
+}
+
+export function readIndexDir(dir: string): IndexParts {
+  const manifest = readManifest(dir);
+  const premises = new PremiseTable(Container.read(checkFile(dir, manifest, 'premises.bin', false)));
+  const sc = Container.read(checkFile(dir, manifest, 'sparse.bin', false));
+  const vocabText = sc.utf8('vocab');
+  const offsets = sc.u32('offsets');
+  const docs = sc.u32('docs');
+  const weights = sc.f32('weights');
+  const vocab = vocabText.length ? vocabText.split('\n') : [];
+  if (offsets.length !== vocab.length + 1 || docs.length !== weights.length || offsets[vocab.length] !== docs.length) {
+    throw new IndexFileError(sc.file, 'postings tables disagree');
+  }
+  for (let i = 0; i < docs.length; i++) {
+    if (docs[i]! >= premises.size) throw new IndexFileError(sc.file, `posting refers to premise #${docs[i]} of ${premises.size}`);
+  }
+  const sparse = new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
+  let dense: DenseStore | undefined;
+  if (manifest.encoder) {
+    const dc = Container.read(checkFile(dir, manifest, 'dense.bin', false));
+    const ann = checkFile(dir, manifest, 'dense.usearch', true);
+    dense = AnnDenseStore.open(dc, ann, manifest.encoder.dim, premises.size);
+  }
+  return { dir, manifest, premises, sparse, dense };
+}

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench`: builds a Mathlib-sized index and measures build time and peak
+ * memory, load time, resident memory, query latency per mode on the real
+ * miniF2F/ProofNet goals, batch throughput, and retrieval quality on the
+ * evaluation sets, all against BM25 measured in the same run. Writes
+ * bench/report.json and bench/report.md. Each measurement that needs a clean
+ * process (peak memory, load time) runs in a child process.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../paths.js';
+import { renderMarkdown } from './report.js';
+import { runWorker } from './worker.js';
+
+export interface BenchConfig {
+  sources: string[];
+  indexDir: string;
+  shared: string;
+  rebuild: boolean;
+}
+
+function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
+  const self = fileURLToPath(import.meta.url);
+  const r = spawnSync(process.execPath, ['--expose-gc', self, '--worker', stage, '--config', JSON.stringify(cfg)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`bench stage ${stage} failed (exit ${r.status})`);
+  const lines = r.stdout.toString().trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      worker: { type: 'string' },
+      config: { type: 'string' },
+      mathlib: { type: 'string' },
+      batteries: { type: 'string' },
+      shared: { type: 'string' },
+      index: { type: 'string' },
+      rebuild: { type: 'boolean' },
+      out: { type: 'string' },
+    },
+  });
+  if (values.worker) {
+    const result = await runWorker(values.worker, JSON.parse(values.config!) as BenchConfig);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
+  const root = packageRoot();
+  const mathlib = resolve(values.mathlib ?? process.env.PREMISE_BENCH_MATHLIB ?? join(root, '..', 'corpus', 'mathlib4'));
+  const batteries = resolve(values.batteries ?? process.env.PREMISE_BENCH_BATTERIES ?? join(root, '..', 'corpus', 'batteries'));
+  const shared = resolve(values.shared ?? join(root, '..', 'shared'));
+  if (!existsSync(mathlib)) {
+    process.stderr.write(
+      `bench: no Mathlib checkout at ${mathlib}. Get Mathlib at commit 4f54a550 (see ../shared/data/README.md) ` +
+        `and pass --mathlib DIR or set PREMISE_BENCH_MATHLIB.\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  if (!existsSync(join(shared, 'data'))) {
+    process.stderr.write(`bench: no evaluation data at ${shared}/data; pass --shared DIR\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const cfg: BenchConfig = {
+    sources: [mathlib, ...(existsSync(batteries) ? [batteries] : [])],
+    indexDir: resolve(values.index ?? join(root, 'bench', 'work', 'mathlib-index')),
+    shared,
+    rebuild: !!values.rebuild,
+  };
+  const outDir = resolve(values.out ?? join(root, 'bench'));
+  mkdirSync(outDir, { recursive: true });
+  const report: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    corpus: cfg.sources,
+  };
+  process.stderr.write('bench: building the index…\n');
+  report.build = child('build', cfg);
+  process.stderr.write('bench: loading and querying…\n');
+  report.query = child('query', cfg);
+  process.stderr.write('bench: retrieval quality…\n');
+  report.quality = child('quality', cfg);
+  process.stderr.write('bench: completion overhead…\n');
+  report.completion = child('completion', cfg);
+  writeFileSync(join(outDir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
+  const md = renderMarkdown(report);
+  writeFileSync(join(outDir, 'report.md'), md);
+  process.stdout.write(md);
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = 1;
+});

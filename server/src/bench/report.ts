@@ -1,0 +1,36 @@
+/** bench/report.md: the readable summary of bench/report.json, with targets and ratios to BM25. */
+import type { EvalReport } from '../eval/run.js';
+
+type Lat = Record<string, { p50: number; p95: number; p99: number; mean: number }>;
+
+export function renderMarkdown(r: Record<string, any>): string {
+  const L: string[] = [`# premise-lsp benchmark`, '', `${r.date} · ${r.machine.cpus} cores · node ${r.machine.node}`, ''];
+  const b = r.build;
+  L.push('## Index build', '', `| files | declarations | skipped files | warnings | seconds | peak RSS MB | dense |`, '|---|---|---|---|---|---|---|');
+  L.push(`| ${b.files} | ${b.declarations} | ${b.skippedFiles} | ${b.warnings} | ${b.seconds}${b.reused ? ' (reused)' : ''} | ${b.peakRssMb} | ${b.dense ? `${b.dense.dim}-d` : 'none'} |`, '');
+  L.push('Targets: build ≤ 600 s; ≥ 150,000 declarations.', '');
+  const q = r.query;
+  L.push('## Load and memory', '', `| load ms | RSS after load MB | RSS after queries MB | peak RSS MB |`, '|---|---|---|---|');
+  L.push(`| ${q.loadMs} | ${q.rssAfterLoadMb} | ${q.rssAfterQueriesMb} | ${q.peakRssMb} |`, '', 'Targets: load ≤ 1000 ms; resident ≤ 600 MB.', '');
+  const lat = q.latencyMs as Lat;
+  const base = lat.bm25?.p95 || 1;
+  L.push(`## Query latency (${q.queries} miniF2F/ProofNet goals, k = 20, cold caches)`, '', '| mode | p50 ms | p95 ms | p99 ms | p95 / BM25 p95 |', '|---|---|---|---|---|');
+  for (const [m, v] of Object.entries(lat)) L.push(`| ${m} | ${v.p50} | ${v.p95} | ${v.p99} | ${(v.p95 / base).toFixed(2)} |`);
+  L.push('', `Batch API (${q.batch.mode}, batches of ${q.batch.batchSize}): ${q.batch.qps} queries/s. Target: hybrid p95 ≤ 20 ms.`, '');
+  L.push('## Retrieval quality', '', '| dataset | mode | gold resolved | R@1 | R@5 | R@10 | R@100 | nDCG@10 | MRR | R@10 / BM25 |', '|---|---|---|---|---|---|---|---|---|---|');
+  const evals = (r.quality?.evals ?? []) as EvalReport[];
+  for (const e of evals) {
+    const bm = evals.find((x) => x.dataset === e.dataset && x.mode === 'bm25');
+    const ratio = bm && bm.metrics['R@10'] ? (e.metrics['R@10'] / bm.metrics['R@10']).toFixed(2) : '–';
+    const m = e.metrics;
+    L.push(
+      `| ${e.dataset} | ${e.mode}${e.rerank ? '+rerank' : ''} | ${e.resolved}/${e.total} | ${m['R@1'].toFixed(3)} | ${m['R@5'].toFixed(3)} | ${m['R@10'].toFixed(3)} | ${m['R@100'].toFixed(3)} | ${m['nDCG@10'].toFixed(3)} | ${m.MRR.toFixed(3)} | ${ratio} |`,
+    );
+  }
+  L.push('');
+  if (r.completion) {
+    L.push('## Completion overhead (language server)', '');
+    L.push(r.completion.skipped ? `Skipped: ${r.completion.skipped}.` : `Added latency p50 ${r.completion.p50} ms, p95 ${r.completion.p95} ms (target p95 ≤ 30 ms).`, '');
+  }
+  return L.join('\n') + '\n';
+}

@@ -1,0 +1,130 @@
+/** The measurements themselves; each stage runs in its own process (see main.ts). */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildIndex } from '../../../indexes/src/build.js';
+import { loadEncoder } from '../../../models/src/encoder.js';
+import { openEngine } from '../engine/open.js';
+import type { Mode } from '../engine/types.js';
+import { loadDataset, type DatasetName } from '../eval/datasets.js';
+import { runEval } from '../eval/run.js';
+import { defaultModelDir } from '../paths.js';
+import type { BenchConfig } from './main.js';
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+export function percentiles(ms: number[]): { p50: number; p95: number; p99: number; mean: number } {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { p50: r(at(0.5)), p95: r(at(0.95)), p99: r(at(0.99)), mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)) };
+}
+
+function goals(shared: string): string[] {
+  const out: string[] = [];
+  for (const f of ['minif2f.jsonl', 'proofnet.jsonl']) {
+    const path = join(shared, 'data', 'minif2f', f);
+    if (!existsSync(path)) continue;
+    for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line).goal);
+  }
+  return out.filter(Boolean);
+}
+
+async function build(cfg: BenchConfig) {
+  const record = join(cfg.indexDir, 'bench-build.json');
+  if (!cfg.rebuild && existsSync(record)) return { ...JSON.parse(readFileSync(record, 'utf8')), reused: true };
+  const encoderDir = defaultModelDir();
+  const encoder = existsSync(encoderDir) ? await loadEncoder(encoderDir) : undefined;
+  const s = await buildIndex({ sources: cfg.sources, out: cfg.indexDir, encoder, encoderDir });
+  const result = {
+    seconds: Math.round(s.seconds * 10) / 10,
+    peakRssMb: peakMb(),
+    files: s.files,
+    declarations: s.declarations,
+    skippedFiles: s.manifest.stats.skippedFiles,
+    warnings: s.warnings.length,
+    dense: s.manifest.encoder ?? null,
+  };
+  writeFileSync(record, JSON.stringify(result));
+  return result;
+}
+
+async function query(cfg: BenchConfig) {
+  const t0 = performance.now();
+  const engine = await openEngine(cfg.indexDir);
+  const loadMs = performance.now() - t0;
+  (globalThis as { gc?: () => void }).gc?.();
+  const rssAfterLoad = mb(process.memoryUsage().rss);
+  const qs = goals(cfg.shared);
+  const modes: { name: string; mode: Mode; rerank: boolean }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
+  if (engine.encoder) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
+  if (engine.hasReranker) modes.push({ name: 'hybrid+rerank', mode: 'hybrid', rerank: true });
+  const latency: Record<string, ReturnType<typeof percentiles>> = {};
+  for (const m of modes) {
+    // warm-up, then cold-cache timings for every goal
+    for (const q of qs.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank });
+    const times: number[] = [];
+    for (const q of qs) {
+      engine.clearCaches();
+      const s = performance.now();
+      await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank });
+      times.push(performance.now() - s);
+    }
+    latency[m.name] = percentiles(times);
+  }
+  const batchMode: Mode = engine.encoder ? 'hybrid' : 'bm25';
+  engine.clearCaches();
+  const tb = performance.now();
+  for (let i = 0; i < qs.length; i += 32) await engine.searchBatch(qs.slice(i, i + 32), { k: 20, mode: batchMode });
+  const batchSeconds = (performance.now() - tb) / 1000;
+  return {
+    premises: engine.size,
+    loadMs: Math.round(loadMs),
+    rssAfterLoadMb: rssAfterLoad,
+    rssAfterQueriesMb: mb(process.memoryUsage().rss),
+    peakRssMb: peakMb(),
+    queries: qs.length,
+    latencyMs: latency,
+    batch: { mode: batchMode, batchSize: 32, qps: Math.round(qs.length / batchSeconds) },
+  };
+}
+
+const EVAL_FILES: [DatasetName, string][] = [
+  ['mathlibqr', 'mathlibqr/MathlibQR.json'],
+  ['mathlibmpr', 'mathlibqr/MathlibMPR.json'],
+  ['leandojo', 'leandojo/dev_steps.jsonl'],
+];
+
+async function quality(cfg: BenchConfig) {
+  const engine = await openEngine(cfg.indexDir);
+  const modes: [Mode, boolean][] = [['bm25', false]];
+  if (engine.encoder) modes.push(['dense', false], ['hybrid', false]);
+  if (engine.hasReranker) modes.push(['hybrid', true]);
+  const out = [];
+  for (const [name, rel] of EVAL_FILES) {
+    const path = join(cfg.shared, 'data', rel);
+    if (!existsSync(path)) continue;
+    const qs = loadDataset(name, path);
+    for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, rerank));
+  }
+  return { evals: out };
+}
+
+async function completion(_cfg: BenchConfig) {
+  return { skipped: 'the language server is not wired into the bench yet' };
+}
+
+export async function runWorker(stage: string, cfg: BenchConfig): Promise<unknown> {
+  switch (stage) {
+    case 'build':
+      return build(cfg);
+    case 'query':
+      return query(cfg);
+    case 'quality':
+      return quality(cfg);
+    case 'completion':
+      return completion(cfg);
+    default:
+      throw new Error(`unknown bench stage ${stage}`);
+  }
+}

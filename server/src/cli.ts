@@ -1,0 +1,53 @@
+/**
+ * premise-lsp command line. Thin: picks the subcommand and maps errors to exit
+ * codes (0 ok, 2 bad usage, 1 anything else, reason on stderr).
+ */
+import { UsageError } from './cli/args.js';
+
+const USAGE = `usage: premise-lsp <command> [options]
+
+commands:
+  index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--verbose]
+  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid] [--rerank] [--json] <text | ->
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M] [--rerank] [--json]
+  extract <source-dir>... [--out records.jsonl]
+  serve --stdio [--index DIR] [--lean <root> | --isabelle | -- <command...>]
+  models pull <repo> [--revision R] [--dest DIR]
+  bench [--mathlib DIR] [--out bench/]
+`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  index: async () => (await import('./cli/index-cmd.js')).indexCommand,
+  query: async () => (await import('./cli/query-cmd.js')).queryCommand,
+  eval: async () => (await import('./cli/eval-cmd.js')).evalCommand,
+  extract: async () => (await import('./cli/extract-cmd.js')).extractCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(USAGE);
+    return cmd ? 0 : 2;
+  }
+  const load = COMMANDS[cmd];
+  if (!load) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+  return (await load())(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`premise-lsp: ${e.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`premise-lsp: ${(e as Error)?.message ?? String(e)}\n`);
+      if (process.env.PREMISE_LSP_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,32 @@
+/** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+export function intOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function choice<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+export const MODES = ['bm25', 'dense', 'hybrid'] as const;

@@ -1,0 +1,32 @@
+/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M] [--rerank] [--json]` */
+import { existsSync } from 'node:fs';
+import { openEngine } from '../engine/open.js';
+import { DATASETS, loadDataset } from '../eval/datasets.js';
+import { formatEval, runEval } from '../eval/run.js';
+import { choice, MODES, parse, UsageError } from './args.js';
+
+export async function evalCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    index: { type: 'string', short: 'i' },
+    dataset: { type: 'string', short: 'd' },
+    mode: { type: 'string' },
+    rerank: { type: 'boolean' },
+    json: { type: 'boolean' },
+    encoder: { type: 'string' },
+  });
+  if (!values.index) throw new UsageError('eval needs --index <index-dir>');
+  const dataset = choice(values.dataset, 'dataset', DATASETS);
+  if (!dataset) throw new UsageError(`eval needs --dataset ${DATASETS.join('|')}`);
+  if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
+  if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
+  const mode = choice(values.mode, 'mode', MODES);
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25' });
+  try {
+    const queries = loadDataset(dataset, positionals[0]!);
+    const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), !!values.rerank);
+    process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');
+  } finally {
+    await engine.encoder?.dispose();
+  }
+  return 0;
+}

@@ -1,0 +1,39 @@
+/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank] [--json] <text | ->` */
+import { readFileSync } from 'node:fs';
+import { openEngine } from '../engine/open.js';
+import type { SearchHit } from '../engine/types.js';
+import { choice, intOption, MODES, parse, UsageError } from './args.js';
+
+function formatHit(h: SearchHit): string {
+  const parts = Object.entries(h.parts)
+    .map(([k, v]) => `${k} ${(v as number).toFixed(3)}`)
+    .join(', ');
+  const stmt = h.statement.length > 200 ? h.statement.slice(0, 197) + '…' : h.statement;
+  return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}`;
+}
+
+export async function queryCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    index: { type: 'string', short: 'i' },
+    k: { type: 'string', short: 'k' },
+    mode: { type: 'string' },
+    rerank: { type: 'boolean' },
+    json: { type: 'boolean' },
+    encoder: { type: 'string' },
+  });
+  if (!values.index) throw new UsageError('query needs --index <index-dir>');
+  if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
+  const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
+  if (!text.trim()) throw new UsageError('the query is empty');
+  const mode = choice(values.mode, 'mode', MODES);
+  const k = intOption(values.k, 'k', 10);
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25' });
+  try {
+    const hits = await engine.search(text, { k, mode, rerank: values.rerank });
+    if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
+    else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
+  } finally {
+    await engine.encoder?.dispose();
+  }
+  return 0;
+}

@@ -1,0 +1,234 @@
+/**
+ * The retrieval engine: parses a query, gathers candidates from every segment
+ * (BM25 postings and the dense ANN graph), scores each candidate on both sides,
+ * fuses with the popularity prior, optionally reranks, and caches recent query
+ * embeddings and results. It does no I/O to editors or provers.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Encoder } from '../../../models/src/encoder.js';
+import { embedPremises } from '../../../indexes/src/embed.js';
+import { idf } from '../../../indexes/src/sparse/bm25.js';
+import { terms } from '../../../indexes/src/sparse/terms.js';
+import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import { toInfos } from '../../../indexes/src/graph.js';
+import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
+import { DEFAULT_WEIGHTS, fuse, type FusionWeights } from './fusion.js';
+import { denseQueryText, parseQuery } from './query.js';
+import { Segment, topByScore } from './segment.js';
+import type { Reranker } from './rerank.js';
+import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
+
+/** Query-side weights of the parts of a proof state for BM25. */
+const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
+/** Candidates taken from each retriever before fusion. */
+const POOL = 200;
+/** Candidates handed to the reranker. */
+const RERANK_TOP = 50;
+
+export interface EngineOptions {
+  encoder?: Encoder;
+  reranker?: Reranker;
+  weights?: FusionWeights;
+  defaultMode?: Mode;
+}
+
+export interface Candidate {
+  seg: Segment;
+  id: number;
+  info: PremiseInfo;
+  parts: ScoreParts;
+  score: number;
+}
+
+export function weightedTerms(q: ParsedQuery): Map<string, number> {
+  const w = new Map<string, number>();
+  const add = (text: string, weight: number) => {
+    for (const t of terms(text)) w.set(t, (w.get(t) ?? 0) + weight);
+  };
+  add(q.goal, PART_WEIGHT.goal);
+  for (const h of q.hyps) add(h.replace(/^[^:]*?\s:\s/, ''), PART_WEIGHT.hyp); // drop hypothesis names
+  for (const g of q.otherGoals) add(g, PART_WEIGHT.other);
+  return w;
+}
+
+export class Engine implements PremiseSearch {
+  private base: Segment[];
+  private overlay?: Segment;
+  private overlayRecords = new Map<string, PremiseRecord>();
+  private readonly embedCache = new LRUCache<string, Float32Array>({ max: 1024 });
+  private readonly resultCache = new LRUCache<string, SearchHit[]>({ max: 256 });
+  private maxUses = 0;
+
+  constructor(
+    base: Segment[],
+    private readonly opts: EngineOptions = {},
+  ) {
+    this.base = base;
+    for (const s of base) for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
+  }
+
+  get encoder(): Encoder | undefined {
+    return this.opts.encoder;
+  }
+  get hasReranker(): boolean {
+    return !!this.opts.reranker;
+  }
+
+  private get segments(): Segment[] {
+    return this.overlay ? [...this.base, this.overlay] : this.base;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.segments) for (let i = 0; i < s.table.size; i++) if (!s.deleted[i]) n++;
+    return n;
+  }
+
+  /** Forgets cached query embeddings and results (benchmarks time cold queries). */
+  clearCaches(): void {
+    this.embedCache.clear();
+    this.resultCache.clear();
+  }
+
+  lookup(name: string): PremiseInfo | undefined {
+    for (const s of [...this.segments].reverse()) {
+      const id = s.table.id(name);
+      if (id !== undefined && !s.deleted[id]) return s.table.get(id);
+    }
+    return undefined;
+  }
+
+  async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+    return (await this.searchBatch([query], opts))[0]!;
+  }
+
+  async searchBatch(queries: string[], opts: SearchOptions = {}): Promise<SearchHit[][]> {
+    const mode = opts.mode ?? this.opts.defaultMode ?? (this.opts.encoder ? 'hybrid' : 'bm25');
+    if (mode !== 'bm25' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
+    if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
+    const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
+    const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '']);
+    const parsed = queries.map(parseQuery);
+    const vectors = mode === 'bm25' ? [] : await this.embedQueries(parsed.map(denseQueryText));
+    const out: SearchHit[][] = [];
+    for (let i = 0; i < queries.length; i++) {
+      const key = keyOf(queries[i]!);
+      const cached = this.resultCache.get(key);
+      if (cached) {
+        out.push(cached);
+        continue;
+      }
+      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts);
+      this.resultCache.set(key, hits);
+      out.push(hits);
+    }
+    return out;
+  }
+
+  private async embedQueries(texts: string[]): Promise<Float32Array[]> {
+    const missing = [...new Set(texts.filter((t) => !this.embedCache.has(t)))];
+    if (missing.length) {
+      const vecs = await this.opts.encoder!.embed(missing, 'query');
+      missing.forEach((t, i) => this.embedCache.set(t, vecs[i]!));
+    }
+    return texts.map((t) => this.embedCache.get(t)!);
+  }
+
+  private sparseWeights(q: ParsedQuery): Map<string, number> {
+    const segs = this.segments;
+    const docCount = segs.reduce((n, s) => n + s.table.size, 0);
+    const out = new Map<string, number>();
+    for (const [t, w] of weightedTerms(q)) {
+      const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
+      if (df > 0) out.set(t, w * idf(df, docCount));
+    }
+    return out;
+  }
+
+  private async searchOne(
+    q: ParsedQuery,
+    vec: Float32Array | undefined,
+    mode: Mode,
+    k: number,
+    opts: SearchOptions,
+  ): Promise<SearchHit[]> {
+    const weights = this.sparseWeights(q);
+    const pool = Math.max(POOL, k);
+    const cands: Candidate[] = [];
+    for (const seg of this.segments) {
+      seg.acc.fill(0);
+      seg.sparse.accumulate(weights, seg.acc);
+      const ids = new Set<number>(mode === 'dense' ? [] : topByScore(seg.acc, seg.deleted, pool));
+      if (vec && seg.dense) for (const h of seg.dense.top(vec, pool)) if (!seg.deleted[h.id]) ids.add(h.id);
+      for (const id of ids) {
+        const info = seg.table.get(id);
+        if (opts.lang && info.lang !== opts.lang) continue;
+        const parts: ScoreParts = { sparse: seg.acc[id]!, prior: Math.log1p(seg.table.uses[id]!) };
+        if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
+        cands.push({ seg, id, info, parts, score: 0 });
+      }
+    }
+    const fused = fuse(
+      cands.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, uses: c.info.uses })),
+      mode,
+      this.maxUses,
+      this.opts.weights ?? DEFAULT_WEIGHTS,
+    );
+    cands.forEach((c, i) => (c.score = fused[i]!));
+    cands.sort((a, b) => b.score - a.score || a.info.name.localeCompare(b.info.name));
+    if (opts.rerank && this.opts.reranker) {
+      const top = cands.slice(0, RERANK_TOP);
+      const scores = await this.opts.reranker.score(q, top);
+      top.forEach((c, i) => {
+        c.parts.rerank = scores[i]!;
+        c.score = scores[i]!;
+      });
+      top.sort((a, b) => b.score - a.score);
+      cands.splice(0, top.length, ...top);
+    }
+    return cands.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+  }
+
+  async upsert(records: PremiseRecord[]): Promise<void> {
+    for (const r of records) this.overlayRecords.set(r.name, r);
+    for (const r of records) this.tombstoneBase(r.name);
+    await this.rebuildOverlay();
+  }
+
+  remove(names: string[]): void {
+    for (const n of names) {
+      this.tombstoneBase(n);
+      this.overlayRecords.delete(n);
+    }
+    // the overlay keeps its vectors; removed names are tombstoned there too
+    if (this.overlay) for (const n of names) this.markDeleted(this.overlay, n);
+    this.resultCache.clear();
+  }
+
+  private tombstoneBase(name: string): void {
+    for (const s of this.base) this.markDeleted(s, name);
+  }
+
+  private markDeleted(seg: Segment, name: string): void {
+    const id = seg.table.id(name);
+    if (id !== undefined) seg.deleted[id] = 1;
+  }
+
+  private async rebuildOverlay(): Promise<void> {
+    const records = [...this.overlayRecords.values()];
+    const infos = toInfos(records).map((p) => ({ ...p, uses: p.uses + (this.lookupBaseUses(p.name) ?? 0) }));
+    let vectors: Float32Array | undefined;
+    const enc = this.opts.encoder;
+    if (enc && infos.length) vectors = await embedPremises(infos, enc);
+    this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim) : undefined;
+    this.resultCache.clear();
+  }
+
+  private lookupBaseUses(name: string): number | undefined {
+    for (const s of this.base) {
+      const id = s.table.id(name);
+      if (id !== undefined) return s.table.uses[id];
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Hybrid fusion: min-max normalised dense and sparse scores over the candidate
+ * pool, plus a popularity prior log(1+uses) scaled to [0,1] by the corpus maximum.
+ * Pure functions over candidate arrays, so weights can be tuned from `eval`.
+ */
+import type { Mode } from './types.js';
+
+export interface FusionWeights {
+  dense: number;
+  sparse: number;
+  prior: number;
+}
+
+export const DEFAULT_WEIGHTS: FusionWeights = { dense: 0.5, sparse: 0.5, prior: 0.2 };
+
+export interface Scored {
+  dense?: number;
+  sparse?: number;
+  uses: number;
+}
+
+function minMax(values: (number | undefined)[]): (v: number | undefined) => number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v === undefined) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  const span = hi - lo;
+  return (v) => (v === undefined || !(span > 0) ? 0 : (v - lo) / span);
+}
+
+/** The prior in [0,1]: log(1+uses) / log(1+maxUses). */
+export function prior(uses: number, maxUses: number): number {
+  return maxUses > 0 ? Math.log1p(uses) / Math.log1p(maxUses) : 0;
+}
+
+export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeights = DEFAULT_WEIGHTS): number[] {
+  if (mode === 'bm25') return cands.map((c) => c.sparse ?? 0);
+  if (mode === 'dense') return cands.map((c) => c.dense ?? -1);
+  const nd = minMax(cands.map((c) => c.dense));
+  // sparse scores are ≥ 0; scale by the maximum so that "no lexical match" stays 0
+  const maxSparse = Math.max(0, ...cands.map((c) => c.sparse ?? 0));
+  return cands.map(
+    (c) =>
+      w.dense * nd(c.dense) +
+      w.sparse * (maxSparse > 0 ? (c.sparse ?? 0) / maxSparse : 0) +
+      w.prior * prior(c.uses, maxUses),
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * A segment is one searchable set of premises: the loaded base index, or the
+ * in-memory overlay that holds upserted premises (edited workspace files). The
+ * engine asks every segment and merges; a name upserted into the overlay is
+ * tombstoned in the base so it is found once, in its newest form.
+ */
+import { Bm25Index } from '../../../indexes/src/sparse/bm25.js';
+import { terms } from '../../../indexes/src/sparse/terms.js';
+import { sparseText } from '../../../indexes/src/premise-text.js';
+import { FlatDenseStore, type DenseStore } from '../../../indexes/src/store/dense.js';
+import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
+import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
+
+export interface PremiseSource {
+  readonly size: number;
+  readonly uses: Uint32Array;
+  id(name: string): number | undefined;
+  get(id: number): PremiseInfo;
+}
+
+export class Segment {
+  /** 1 = deleted (replaced by a newer version elsewhere, or removed). */
+  readonly deleted: Uint8Array;
+  /** Reused BM25 accumulator (queries run one at a time per engine). */
+  readonly acc: Float32Array;
+
+  constructor(
+    readonly table: PremiseSource,
+    readonly sparse: Bm25Index,
+    readonly dense?: DenseStore,
+  ) {
+    this.deleted = new Uint8Array(table.size);
+    this.acc = new Float32Array(table.size);
+  }
+
+  static fromIndex(parts: IndexParts): Segment {
+    return new Segment(parts.premises, parts.sparse, parts.dense);
+  }
+
+  /** An in-memory segment, e.g. the workspace overlay; `vectors` are premise vectors row-major. */
+  static fromInfos(infos: PremiseInfo[], vectors?: Float32Array, dim?: number): Segment {
+    const byName = new Map(infos.map((p, i) => [p.name, i]));
+    const table: PremiseSource = {
+      size: infos.length,
+      uses: Uint32Array.from(infos, (p) => p.uses),
+      id: (name) => byName.get(name),
+      get: (id) => infos[id]!,
+    };
+    const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
+    return new Segment(table, sparse, vectors && dim ? new FlatDenseStore(dim, vectors) : undefined);
+  }
+}
+
+/** Top-n ids by descending score among entries with score > 0, skipping deleted ones. */
+export function topByScore(scores: Float32Array, deleted: Uint8Array, n: number): number[] {
+  if (n <= 0) return [];
+  const ids: number[] = [];
+  let threshold = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    if (s <= threshold || deleted[i]) continue;
+    ids.push(i);
+    if (ids.length >= n * 4) {
+      ids.sort((a, b) => scores[b]! - scores[a]!);
+      ids.length = n;
+      threshold = scores[ids[n - 1]!]!;
+    }
+  }
+  ids.sort((a, b) => scores[b]! - scores[a]!);
+  return ids.slice(0, n);
+}

@@ -1,0 +1,87 @@
+/**
+ * Loads evaluation sets into one shape: a query text, its style, and its gold
+ * premises as groups (a group is satisfied by any one of its names: MathlibMPR
+ * lists equivalent alternatives; elsewhere each group has one name).
+ */
+import { readFileSync } from 'node:fs';
+import { extractLean } from '../../../indexes/src/extract/lean.js';
+import { binderToHyp } from '../engine/query.js';
+
+export const DATASETS = ['mathlibqr', 'mathlibmpr', 'leandojo'] as const;
+export type DatasetName = (typeof DATASETS)[number];
+
+export interface EvalQuery {
+  id: string;
+  style: string;
+  text: string;
+  gold: string[][];
+}
+
+const QR_FIELDS: Record<string, string> = {
+  q1a_lean: 'lean',
+  q1b_latex: 'latex',
+  q1c_natural: 'natural',
+  q2_slogan: 'slogan',
+  q3_nickname: 'nickname',
+  q4_special_case: 'special_case',
+};
+
+function loadQR(file: string): EvalQuery[] {
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>[];
+  const out: EvalQuery[] = [];
+  for (const r of rows) {
+    for (const [field, style] of Object.entries(QR_FIELDS)) {
+      const text = r[field]?.trim();
+      if (text) out.push({ id: `${r.id}:${style}`, style, text, gold: [[r.full_name!]] });
+    }
+  }
+  return out;
+}
+
+/** The main theorem of a MathlibMPR `formal_statement`, as a proof state (`hyps ⊢ goal`). */
+export function mprQueryText(formal: string, mainName: string): string {
+  const last = mainName.split('.').pop()!;
+  const decls = extractLean(formal, 'MPR.lean', 'MPR').decls;
+  const d = decls.find((x) => x.name === mainName || x.name.endsWith(`.${last}`) || x.name === last) ?? decls[decls.length - 1];
+  if (!d) return formal;
+  return `${d.args.map(binderToHyp).join('\n')}\n⊢ ${d.goal}`.trim();
+}
+
+function loadMPR(file: string): EvalQuery[] {
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as {
+    id: string;
+    formal_main_result: string;
+    formal_statement: string;
+    premise_group: { kind: string; docs: string[] }[];
+  }[];
+  return rows
+    .filter((r) => r.premise_group?.length)
+    .map((r) => ({
+      id: r.id,
+      style: 'statement',
+      text: mprQueryText(r.formal_statement, r.formal_main_result),
+      gold: r.premise_group.map((g) => g.docs),
+    }));
+}
+
+function loadLeanDojo(file: string): EvalQuery[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const r = JSON.parse(l) as { id?: string; split?: string; state_before: string; premises: { full_name: string }[] };
+      const names = [...new Set(r.premises.map((p) => p.full_name))];
+      return { id: r.id ?? String(i), style: r.split ?? 'state', text: r.state_before, gold: names.map((n) => [n]) };
+    });
+}
+
+export function loadDataset(name: DatasetName, file: string): EvalQuery[] {
+  switch (name) {
+    case 'mathlibqr':
+      return loadQR(file);
+    case 'mathlibmpr':
+      return loadMPR(file);
+    case 'leandojo':
+      return loadLeanDojo(file);
+  }
+}

@@ -1,0 +1,20 @@
+/** Locations inside the installed package (works from dist/ and from sources under vitest). */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let root: string | undefined;
+
+export function packageRoot(): string {
+  if (root) return root;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'premise-lsp') return (root = dir);
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot locate the premise-lsp package root');
+    dir = up;
+  }
+}
+
+export const defaultModelDir = () => join(packageRoot(), 'models', 'default');

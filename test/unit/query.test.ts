@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { binderToHyp, denseQueryText, parseQuery, splitIsabelleProp } from '../../server/src/engine/query.js';
+
+describe('parseQuery', () => {
+  it('reads a Lean proof state', () => {
+    const q = parseQuery('x y : ℤ\nh₀ : 0 < y\n⊢ x = 26');
+    expect(q.style).toBe('lean-state');
+    expect(q.goal).toBe('x = 26');
+    expect(q.hyps).toEqual(['x y : ℤ', 'h₀ : 0 < y']);
+  });
+
+  it('reads several goals from plainGoal output, the first being the main one', () => {
+    const rendered = '```lean\ncase h\na : ℕ\n⊢ a ≤ a + 1\n```\n---\n```lean\nb : ℕ\n⊢ 0 < b\n```';
+    const q = parseQuery(rendered);
+    expect(q.goal).toBe('a ≤ a + 1');
+    expect(q.hyps).toEqual(['a : ℕ']);
+    expect(q.otherGoals).toEqual(['0 < b']);
+  });
+
+  it('joins continuation lines of long hypotheses and goals', () => {
+    const q = parseQuery('f : ℕ →\n  ℕ\n⊢ f 0 =\n    f 0');
+    expect(q.hyps).toEqual(['f : ℕ → ℕ']);
+    expect(q.goal).toBe('f 0 = f 0');
+  });
+
+  it('reads an Isabelle goal with ASCII symbols', () => {
+    const q = parseQuery('proof (prove)\ngoal (1 subgoal):\n 1. \\<And>x. \\<lbrakk>P x; Q x\\<rbrakk> \\<Longrightarrow> R x');
+    expect(q.style).toBe('isabelle-state');
+    expect(q.hyps).toEqual(['P x', 'Q x']);
+    expect(q.goal).toBe('R x');
+  });
+
+  it('splits chained implications', () => {
+    expect(splitIsabelleProp('A ⟹ B ⟹ C')).toEqual({ hyps: ['A', 'B'], goal: 'C' });
+  });
+
+  it('reads a Lean statement into a state', () => {
+    const q = parseQuery('theorem foo (a b : ℕ) [Foo ℕ] (h : a ≤ b) : a < b + 1 := by omega');
+    expect(q.style).toBe('lean-statement');
+    expect(q.goal).toBe('a < b + 1');
+    expect(q.hyps).toEqual(['a b : ℕ', 'inst✝ : Foo ℕ', 'h : a ≤ b']);
+    expect(denseQueryText(q)).toBe('a b : ℕ\ninst✝ : Foo ℕ\nh : a ≤ b\n⊢ a < b + 1');
+  });
+
+  it('treats anything else as text and survives garbage and huge input', () => {
+    expect(parseQuery('triangle inequality').style).toBe('text');
+    expect(parseQuery('\u0000\u0001 ⊢').style).toBe('text');
+    expect(parseQuery('x'.repeat(1_000_000)).text.length).toBeLessThanOrEqual(20_000);
+  });
+
+  it('turns binders into hypothesis lines', () => {
+    expect(binderToHyp('{α : Type*}')).toBe('α : Type*');
+    expect(binderToHyp('[inst : Group G]')).toBe('inst : Group G');
+    expect(binderToHyp('[Group G]')).toBe('inst✝ : Group G');
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toInfos } from '../../indexes/src/graph.js';
+import { Bm25Index } from '../../indexes/src/sparse/bm25.js';
+import { terms } from '../../indexes/src/sparse/terms.js';
+import { sparseText } from '../../indexes/src/premise-text.js';
+import { readIndexDir, writeIndexDir } from '../../indexes/src/store/index-dir.js';
+import { RECORDS } from './engine-helpers.js';
+
+const root = mkdtempSync(join(tmpdir(), 'premise-store-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const DIM = 8;
+function vectors(n: number): Float32Array {
+  const v = new Float32Array(n * DIM);
+  for (let i = 0; i < n; i++) v[i * DIM + (i % DIM)] = 1; // premise i points along axis i mod 8
+  return v;
+}
+
+async function build(name: string): Promise<string> {
+  const dir = join(root, name);
+  const infos = toInfos(RECORDS);
+  await writeIndexDir(dir, {
+    infos,
+    sparse: Bm25Index.build(infos.map((p) => terms(sparseText(p)))),
+    dense: { vectors: vectors(infos.length), dim: DIM, encoder: { dir: '/nowhere', id: 'test', dim: DIM } },
+    sources: ['test'],
+    stats: {},
+  });
+  return dir;
+}
+
+describe('index directory', () => {
+  it('round-trips premises, postings and vectors', async () => {
+    const parts = readIndexDir(await build('ok'));
+    expect(parts.premises.size).toBe(RECORDS.length);
+    const id = parts.premises.id('le_trans')!;
+    expect(parts.premises.get(id).goal).toBe('a ≤ c');
+    expect(parts.premises.uses[id]).toBe(2);
+    expect(parts.sparse.df('comm')).toBe(2);
+    const q = new Float32Array(DIM);
+    q[3] = 1;
+    const top = parts.dense!.top(q, 1);
+    expect(top[0]!.id).toBe(3);
+    expect(top[0]!.score).toBeCloseTo(1, 2);
+  });
+
+  it('names the file when one is truncated', async () => {
+    const dir = await build('trunc');
+    truncateSync(join(dir, 'sparse.bin'), 100);
+    expect(() => readIndexDir(dir)).toThrow(/sparse\.bin.*(truncated|size)/);
+  });
+
+  it('names the file when one is corrupted in place', async () => {
+    const dir = await build('flip');
+    const path = join(dir, 'dense.usearch');
+    const buf = readFileSync(path);
+    buf[buf.length >> 1] ^= 0xff;
+    writeFileSync(path, buf);
+    expect(() => readIndexDir(dir)).toThrow(/dense\.usearch.*checksum/);
+  });
+
+  it('rejects a container with a bad header even when sizes match', async () => {
+    const dir = await build('magic');
+    const path = join(dir, 'premises.bin');
+    const buf = readFileSync(path);
+    buf.write('GARBAGE!', 0, 'latin1');
+    writeFileSync(path, buf);
+    expect(() => readIndexDir(dir)).toThrow(/premises\.bin.*magic/);
+  });
+
+  it('explains a missing or unreadable manifest', async () => {
+    expect(() => readIndexDir(join(root, 'absent'))).toThrow(/manifest\.json.*no such file/);
+    const dir = await build('manifest');
+    writeFileSync(join(dir, 'manifest.json'), '{"format": "premise-lsp-in');
+    expect(() => readIndexDir(dir)).toThrow(/manifest\.json.*not valid JSON/);
+  });
+});
