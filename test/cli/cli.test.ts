@@ -1,0 +1,115 @@
+/**
+ * The built CLI end to end on the bundled sample: index, query, eval, and the
+ * exit-status contract (0 ok, 2 usage, 1 other errors with the reason on stderr).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const SAMPLE = join(ROOT, 'test', 'fixtures', 'sample');
+const TINY = join(ROOT, 'test', 'fixtures', 'tiny-encoder');
+const tmp = mkdtempSync(join(tmpdir(), 'premise-cli-'));
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', cwd: ROOT });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('premise-lsp index/query (sparse)', () => {
+  const index = join(tmp, 'sparse');
+
+  it('indexes the sample with a summary on stderr', () => {
+    const r = run(['index', SAMPLE, '--out', index, '--no-dense']);
+    expect(r.err).toMatch(/indexed 4 files: \d+ declarations/);
+    expect(r.code).toBe(0);
+  });
+
+  it('answers a Lean proof state with name, kind, statement, location and scores', () => {
+    const r = run(['query', '--index', index, '--k', '3', '--json', 'a b : M\n⊢ a * b = b * a']);
+    expect(r.code).toBe(0);
+    const hits = JSON.parse(r.out);
+    expect(hits[0].name).toBe('Sample.mul_comm');
+    expect(hits[0]).toMatchObject({ kind: 'theorem', rank: 1, file: 'Sample/Algebra.lean' });
+    expect(hits[0].statement).toContain('a * b = b * a');
+    expect(hits[0].parts.sparse).toBeGreaterThan(0);
+  });
+
+  it('reads the state from stdin with -', () => {
+    const r = run(['query', '--index', index, '--k', '1', '--json', '-'], 'l : List α\n⊢ (rev l).length = l.length');
+    expect(JSON.parse(r.out)[0].name).toBe('Sample.Lists.length_rev');
+  });
+
+  it('answers Isabelle goals and plain English', () => {
+    const isa = run(['query', '--index', index, '--k', '1', '--json', 'goal (1 subgoal):\n 1. rev (rev xs) = xs']);
+    expect(JSON.parse(isa.out)[0].name).toMatch(/rev_rev/);
+    const en = run(['query', '--index', index, '--k', '1', '--json', 'triangle inequality for absolute values']);
+    expect(JSON.parse(en.out)[0].name).toBe('Sample.Order.abs_add_le');
+  });
+
+  it('evaluates a LeanDojo-style file', () => {
+    const data = join(tmp, 'steps.jsonl');
+    writeFileSync(
+      data,
+      [
+        { state_before: 'a b : M\n⊢ a * b = b * a', premises: [{ full_name: 'Sample.mul_comm' }, { full_name: 'Unknown.name' }] },
+        { state_before: 'n : Nat\n⊢ 2 * n = n + n', premises: [{ full_name: 'Nat.two_mul\'' }] },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n'),
+    );
+    const r = run(['eval', '--index', index, '--dataset', 'leandojo', data, '--mode', 'bm25', '--json']);
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.out);
+    expect(rep).toMatchObject({ dataset: 'leandojo', mode: 'bm25', total: 3, resolved: 2 });
+    expect(Object.keys(rep.metrics)).toEqual(['R@1', 'R@5', 'R@10', 'R@100', 'nDCG@10', 'MRR']);
+    expect(rep.metrics['R@10']).toBe(1);
+  });
+});
+
+describe('exit status and errors', () => {
+  it('exits 2 on bad usage', () => {
+    expect(run([]).code).toBe(2);
+    expect(run(['frobnicate']).code).toBe(2);
+    expect(run(['query', 'x']).err).toMatch(/--index/);
+    expect(run(['query', '--index', tmp, '--mode', 'fast', 'x']).code).toBe(2);
+    expect(run(['index', SAMPLE]).code).toBe(2);
+  });
+
+  it('exits 1 naming the file when the index is corrupt', () => {
+    const index = join(tmp, 'corrupt');
+    expect(run(['index', SAMPLE, '--out', index, '--no-dense']).code).toBe(0);
+    truncateSync(join(index, 'premises.bin'), 64);
+    const r = run(['query', '--index', index, 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(join(index, 'premises.bin'));
+  });
+
+  it('exits 1 when the index directory does not exist', () => {
+    const r = run(['query', '--index', join(tmp, 'nowhere'), 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/manifest\.json/);
+  });
+});
+
+describe.skipIf(!existsSync(join(TINY, 'model.onnx')))('premise-lsp index/query (dense, tiny encoder)', () => {
+  const index = join(tmp, 'dense');
+  it('builds vectors and answers in every mode', () => {
+    expect(run(['index', SAMPLE, '--out', index, '--encoder', TINY]).code).toBe(0);
+    for (const mode of ['bm25', 'dense', 'hybrid']) {
+      const r = run(['query', '--index', index, '--mode', mode, '--k', '5', '--json', 'a b : M\n⊢ a * b = b * a']);
+      expect(r.code).toBe(0);
+      const hits = JSON.parse(r.out);
+      expect(hits).toHaveLength(5);
+      if (mode !== 'bm25') expect(typeof hits[0].parts.dense).toBe('number');
+    }
+  });
+});
