@@ -60,10 +60,9 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress): Corpus
     }
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   });
-  // first declaration of a name wins (e.g. an explicit decl over a generated twin)
-  const seen = new Set<string>();
-  const unique = decls.filter((d) => (seen.has(d.name) ? false : (seen.add(d.name), true)));
-  return { records: resolveRefs(unique), files: files.length, skippedFiles, duplicates: decls.length - unique.length, warnings };
+  // the resolver also keeps one record per name (hand-written over generated) and drops alias records
+  const records = resolveRefs(decls);
+  return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings };
 }
 
 export interface BuildOptions {

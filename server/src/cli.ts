@@ -12,7 +12,7 @@ commands:
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M] [--rerank] [--json]
   extract <source-dir>... [--out records.jsonl]
   serve --stdio [--index DIR] [--lean <root> | --isabelle | -- <command...>]
-  models pull <repo> [--revision R] [--dest DIR]
+  models pull <repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   bench [--mathlib DIR] [--out bench/]
 `;
 
@@ -23,6 +23,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   query: async () => (await import('./cli/query-cmd.js')).queryCommand,
   eval: async () => (await import('./cli/eval-cmd.js')).evalCommand,
   extract: async () => (await import('./cli/extract-cmd.js')).extractCommand,
+  models: async () => (await import('./cli/models-cmd.js')).modelsCommand,
+  serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -35,6 +37,12 @@ async function main(argv: string[]): Promise<number> {
   if (!load) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
   return (await load())(rest);
 }
+
+// `premise-lsp extract | head` closes stdout early: that is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -34,12 +34,14 @@ describe('premise-lsp index/query (sparse)', () => {
   });
 
   it('answers a Lean proof state with name, kind, statement, location and scores', () => {
-    const r = run(['query', '--index', index, '--k', '3', '--json', 'a b : M\n⊢ a * b = b * a']);
+    const r = run(['query', '--index', index, '--k', '3', '--json', 'l₁ l₂ : List α\n⊢ (l₁ ++ l₂).length = l₁.length + l₂.length']);
     expect(r.code).toBe(0);
     const hits = JSON.parse(r.out);
-    expect(hits[0].name).toBe('Sample.mul_comm');
-    expect(hits[0]).toMatchObject({ kind: 'theorem', rank: 1, file: 'Sample/Algebra.lean' });
-    expect(hits[0].statement).toContain('a * b = b * a');
+    expect(hits).toHaveLength(3);
+    expect(hits[0].name).toBe("Sample.Lists.length_append'");
+    expect(hits[0]).toMatchObject({ kind: 'theorem', rank: 1, file: 'Sample/Lists.lean' });
+    expect(hits[0].statement).toContain('(l₁ ++ l₂).length = l₁.length + l₂.length');
+    expect(hits[0].doc).toMatch(/sum of the lengths/);
     expect(hits[0].parts.sparse).toBeGreaterThan(0);
   });
 

@@ -54,3 +54,14 @@ describe('parseQuery', () => {
     expect(binderToHyp('[Group G]')).toBe('inst✝ : Group G');
   });
 });
+
+describe('LaTeX queries', () => {
+  it('become Unicode text', () => {
+    const q = parseQuery('$f(a) \\le b \\iff a \\le g(b)$ for $f, g$ between preorders on $\\mathbb{R}$');
+    expect(q.style).toBe('text');
+    expect(q.goal).toBe('f(a) ≤ b ↔ a ≤ g(b) for f, g between preorders on ℝ');
+  });
+  it('drop layout commands but keep their arguments', () => {
+    expect(parseQuery('$\\mathrm{rank}(\\mathcal{F}) \\cdot x$').goal).toBe('rank ( F ) • x');
+  });
+});

@@ -4,7 +4,7 @@
  * a tree of Isabelle theories, or single files. Each file gets its module name
  * relative to its package root (`Mathlib/Order/Basic.lean` → `Mathlib.Order.Basic`).
  */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { Lang } from './record.js';
 
@@ -21,6 +21,9 @@ export interface SourceFile {
 /** Directories never searched: build output, VCS, and Lean repositories' non-library trees. */
 const SKIP_DIRS = new Set(['build', 'node_modules', 'test', 'tests', 'MathlibTest', 'Archive', 'Counterexamples', 'scripts', 'docs']);
 
+/** Build scripts, not library code. */
+const SKIP_FILES = new Set(['lakefile.lean', 'Lakefile.lean']);
+
 function langOf(file: string): Lang | undefined {
   if (file.endsWith('.lean')) return 'lean';
   if (file.endsWith('.thy')) return 'isabelle';
@@ -32,8 +35,8 @@ function moduleOf(rel: string, lang: Lang): string {
   return lang === 'lean' ? noExt.split('/').join('.') : basename(noExt);
 }
 
-function walkPackage(root: string, out: SourceFile[], seen: Set<string>, warnings: string[]): void {
-  const stack = [root];
+function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnings: string[], root = start): void {
+  const stack = [start];
   while (stack.length) {
     const dir = stack.pop()!;
     let real: string;
@@ -58,16 +61,57 @@ function walkPackage(root: string, out: SourceFile[], seen: Set<string>, warning
       const isDir = e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p));
       if (isDir) {
         if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
-        stack.push(p);
+        if (isLakeRoot(p)) walkLakePackage(p, out, seen, warnings);
+        else stack.push(p);
         continue;
       }
       const lang = langOf(e.name);
-      if (!lang) continue;
+      if (!lang || SKIP_FILES.has(e.name)) continue;
       const rel = relative(root, p).split(sep).join('/');
       out.push({ path: p, rel, module: moduleOf(rel, lang), lang, root });
     }
   }
 }
+
+/**
+ * The libraries `lake build` builds by default (`@[default_target] lean_lib X`,
+ * or `defaultTargets` in lakefile.toml), else every `lean_lib`; undefined when the
+ * directory has no lakefile or declares no library.
+ */
+export function lakeLibraries(root: string): string[] | undefined {
+  const name = String.raw`«[^»]+»|[A-Za-z_][\w.]*`;
+  const unquote = (n: string) => n.replace(/^«|»$/g, '');
+  const lean = join(root, 'lakefile.lean');
+  const toml = join(root, 'lakefile.toml');
+  let all: string[] = [];
+  let defaults: string[] = [];
+  if (existsSync(lean)) {
+    const text = readFileSync(lean, 'utf8');
+    for (const m of text.matchAll(new RegExp(String.raw`(@\[default_target\]\s*)?lean_lib\s+(${name})`, 'g'))) {
+      all.push(unquote(m[2]!));
+      if (m[1]) defaults.push(unquote(m[2]!));
+    }
+  } else if (existsSync(toml)) {
+    const text = readFileSync(toml, 'utf8');
+    for (const m of text.matchAll(/\[\[lean_lib\]\]\s*\n\s*name\s*=\s*"([^"]+)"/g)) all.push(m[1]!);
+    const dt = /defaultTargets\s*=\s*\[([^\]]*)\]/.exec(text);
+    if (dt) defaults = [...dt[1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((n) => all.includes(n));
+  } else return undefined;
+  const libs = defaults.length ? defaults : all;
+  return libs.length ? libs : undefined;
+}
+
+function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, warnings: string[]): void {
+  const libs = lakeLibraries(root);
+  if (!libs) return walkPackage(root, out, seen, warnings);
+  for (const lib of libs) {
+    const file = join(root, `${lib}.lean`);
+    if (existsSync(file) && !safeIsDir(file)) out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
+    if (safeIsDir(join(root, lib))) walkPackage(join(root, lib), out, seen, warnings, root);
+  }
+}
+
+const isLakeRoot = (dir: string) => existsSync(join(dir, 'lakefile.lean')) || existsSync(join(dir, 'lakefile.toml'));
 
 function safeIsDir(p: string): boolean {
   try {
@@ -95,10 +139,10 @@ export function discoverSources(inputs: string[]): { files: SourceFile[]; warnin
     const packages = join(input, '.lake', 'packages');
     if (safeIsDir(packages)) {
       for (const pkg of readdirSync(packages).sort()) {
-        if (safeIsDir(join(packages, pkg))) walkPackage(join(packages, pkg), files, seen, warnings);
+        if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings);
       }
     }
-    walkPackage(input, files, seen, warnings);
+    walkLakePackage(input, files, seen, warnings);
   }
   return { files, warnings };
 }

@@ -13,6 +13,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     rerank: { type: 'boolean' },
     json: { type: 'boolean' },
     encoder: { type: 'string' },
+    reranker: { type: 'string' },
   });
   if (!values.index) throw new UsageError('eval needs --index <index-dir>');
   const dataset = choice(values.dataset, 'dataset', DATASETS);
@@ -20,7 +21,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
   if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
   const mode = choice(values.mode, 'mode', MODES);
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25' });
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: mode === 'bm25' && !values.rerank });
   try {
     const queries = loadDataset(dataset, positionals[0]!);
     const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), !!values.rerank);

@@ -20,6 +20,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
     rerank: { type: 'boolean' },
     json: { type: 'boolean' },
     encoder: { type: 'string' },
+    reranker: { type: 'string' },
   });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
@@ -27,7 +28,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25' });
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: mode === 'bm25' && !values.rerank });
   try {
     const hits = await engine.search(text, { k, mode, rerank: values.rerank });
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');

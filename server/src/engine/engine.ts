@@ -104,12 +104,12 @@ export class Engine implements PremiseSearch {
 
   async searchBatch(queries: string[], opts: SearchOptions = {}): Promise<SearchHit[][]> {
     const mode = opts.mode ?? this.opts.defaultMode ?? (this.opts.encoder ? 'hybrid' : 'bm25');
-    if (mode !== 'bm25' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
+    if (mode === 'dense' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '']);
     const parsed = queries.map(parseQuery);
-    const vectors = mode === 'bm25' ? [] : await this.embedQueries(parsed.map(denseQueryText));
+    const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
       const key = keyOf(queries[i]!);

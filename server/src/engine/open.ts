@@ -8,12 +8,16 @@ import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { Segment } from './segment.js';
+import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
+import { CrossEncoderReranker } from './rerank-cross.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
   sparseOnly?: boolean;
+  /** A cross-encoder directory to rerank with. */
+  rerankerDir?: string;
 }
 
 export async function openEngine(indexDir: string, opts: OpenOptions = {}): Promise<Engine> {
@@ -28,5 +32,7 @@ export async function openEngine(indexDir: string, opts: OpenOptions = {}): Prom
       throw new Error(`encoder ${dir} has dimension ${encoder.dim} but the index was built with ${rec.dim}; rebuild the index`);
     }
   }
-  return new Engine([Segment.fromIndex(parts)], { ...opts, encoder });
+  let reranker = opts.reranker;
+  if (!reranker && opts.rerankerDir) reranker = new CrossEncoderReranker(await loadCrossEncoder(opts.rerankerDir));
+  return new Engine([Segment.fromIndex(parts)], { ...opts, encoder, reranker });
 }

@@ -6,6 +6,7 @@
  */
 import { isabelleToUnicode } from '../../../indexes/src/extract/symbols.js';
 import { extractLean } from '../../../indexes/src/extract/lean.js';
+import { latexToUnicode, looksLikeLatex } from './latex.js';
 import type { ParsedQuery } from './types.js';
 
 /** Queries longer than this are cut (a pasted file is not a proof state). */
@@ -116,10 +117,11 @@ export function parseQuery(raw: string): ParsedQuery {
     const q = parseLeanState(text);
     if (q) return q;
   }
-  return (
-    parseLeanStatement(text) ??
-    parseIsabelleState(text) ?? { style: 'text', goal: text, hyps: [], otherGoals: [], text }
-  );
+  const statement = parseLeanStatement(text) ?? parseIsabelleState(text);
+  if (statement) return statement;
+  // the Isabelle reader claims `\<…>` symbols, so anything left with backslashes is LaTeX
+  const plain = looksLikeLatex(text) ? latexToUnicode(text) : text;
+  return { style: 'text', goal: plain, hyps: [], otherGoals: [], text: plain };
 }
 
 /** The text the encoder sees for a query: the state with the main goal, as in training. */

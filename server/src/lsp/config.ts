@@ -1,0 +1,113 @@
+/**
+ * Settings (section `premise-lsp`), from `initializationOptions` and
+ * `workspace/didChangeConfiguration`. Each key is validated on its own: a bad
+ * value produces an error message and keeps the previous value.
+ */
+import type { Mode } from '../engine/types.js';
+
+export interface PremiseConfig {
+  index?: string;
+  k: number;
+  mode: Mode;
+  rerank: boolean;
+  goalTimeoutMs: number;
+  upstreamCommand?: string[];
+  /** Silence while requests wait this long counts as a hang (0 = never). */
+  upstreamHangTimeoutMs: number;
+  completion: { enabled: boolean };
+  codeActions: { max: number };
+}
+
+export const SECTION = 'premise-lsp';
+
+export function defaultConfig(): PremiseConfig {
+  return {
+    k: 20,
+    mode: 'hybrid',
+    rerank: false,
+    goalTimeoutMs: 3000,
+    upstreamHangTimeoutMs: 300_000,
+    completion: { enabled: true },
+    codeActions: { max: 5 },
+  };
+}
+
+type Check = (v: unknown) => string | undefined;
+const int = (lo: number, hi: number): Check => (v) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? undefined : `must be an integer from ${lo} to ${hi}`;
+const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
+const str: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string');
+const oneOf = (xs: string[]): Check => (v) => (typeof v === 'string' && xs.includes(v) ? undefined : `must be one of ${xs.join(', ')}`);
+const command: Check = (v) =>
+  (typeof v === 'string' && v.trim().length > 0) || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'))
+    ? undefined
+    : 'must be a command line (string or list of strings)';
+
+const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): void }> = {
+  index: { check: str, set: (c, v) => (c.index = v as string) },
+  k: { check: int(1, 500), set: (c, v) => (c.k = v as number) },
+  mode: { check: oneOf(['bm25', 'dense', 'hybrid']), set: (c, v) => (c.mode = v as Mode) },
+  rerank: { check: bool, set: (c, v) => (c.rerank = v as boolean) },
+  goalTimeoutMs: { check: int(0, 600_000), set: (c, v) => (c.goalTimeoutMs = v as number) },
+  upstreamHangTimeoutMs: { check: int(0, 86_400_000), set: (c, v) => (c.upstreamHangTimeoutMs = v as number) },
+  upstreamCommand: {
+    check: command,
+    set: (c, v) => (c.upstreamCommand = typeof v === 'string' ? v.trim().split(/\s+/) : (v as string[])),
+  },
+  'completion.enabled': { check: bool, set: (c, v) => (c.completion = { enabled: v as boolean }) },
+  'codeActions.max': { check: int(0, 50), set: (c, v) => (c.codeActions = { max: v as number }) },
+};
+
+/** Flatten `{completion: {enabled: x}}` and `{"completion.enabled": x}` alike. */
+function flatten(input: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [k, v] of Object.entries(input)) {
+    const key = prefix + k;
+    if (!(key in KEYS) && typeof v === 'object' && v !== null && !Array.isArray(v)) flatten(v as Record<string, unknown>, key + '.', out);
+    else out[key] = v;
+  }
+  return out;
+}
+
+export interface ConfigResult {
+  config: PremiseConfig;
+  errors: string[];
+  changed: string[];
+}
+
+/** Apply `input` (the section's object; `null`/absent values mean "unset": keep). */
+export function applyConfig(prev: PremiseConfig, input: unknown): ConfigResult {
+  const config: PremiseConfig = { ...prev, completion: { ...prev.completion }, codeActions: { ...prev.codeActions } };
+  const errors: string[] = [];
+  const changed: string[] = [];
+  if (input === undefined || input === null) return { config, errors, changed };
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    return { config, errors: [`settings "${SECTION}" must be an object`], changed };
+  }
+  for (const [key, value] of Object.entries(flatten(input as Record<string, unknown>))) {
+    if (value === undefined || value === null) continue;
+    const spec = KEYS[key];
+    if (!spec) continue; // other tools' settings may share the object
+    const err = spec.check(value);
+    if (err) {
+      errors.push(`${SECTION}.${key} ${err} (got ${JSON.stringify(value)?.slice(0, 80)}); keeping the previous value`);
+      continue;
+    }
+    const before = JSON.stringify(getKey(config, key));
+    spec.set(config, value);
+    if (JSON.stringify(getKey(config, key)) !== before) changed.push(key);
+  }
+  return { config, errors, changed };
+}
+
+function getKey(c: PremiseConfig, key: string): unknown {
+  return key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], c);
+}
+
+/** Our section from `initializationOptions` (`{"premise-lsp": {...}}`, or the whole object when standalone). */
+export function sectionOf(options: unknown, wholeObjectIsOurs: boolean): unknown {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const o = options as Record<string, unknown>;
+  if (SECTION in o) return o[SECTION];
+  if ('premiseLsp' in o) return o.premiseLsp;
+  return wholeObjectIsOurs ? o : undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * "Insert premise" code actions at the cursor for the top premises, as versioned
+ * WorkspaceEdits; merged after the upstream's actions; resolved locally.
+ */
+import type { CodeAction } from 'vscode-languageserver';
+import type { SearchHit } from '../../engine/types.js';
+import { CODE_ACTION_KIND } from '../capabilities.js';
+import { cursorContext } from '../text/context.js';
+import { langFor, TAG } from './completion.js';
+import type { FeatureContext } from './context.js';
+import { queryAt } from './query.js';
+import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
+
+export interface CodeActionParamsLike {
+  textDocument?: { uri?: unknown };
+  range?: { start?: { line?: unknown; character?: unknown } };
+  context?: { only?: unknown };
+}
+
+function kindWanted(only: unknown): boolean {
+  if (!Array.isArray(only) || only.length === 0) return true;
+  return only.some((k) => typeof k === 'string' && (CODE_ACTION_KIND === k || CODE_ACTION_KIND.startsWith(k + '.')));
+}
+
+export async function premiseCodeActions(ctx: FeatureContext, params: CodeActionParamsLike): Promise<CodeAction[]> {
+  const doc = ctx.docs.get(params.textDocument?.uri);
+  const start = params.range?.start;
+  const max = ctx.config().codeActions.max;
+  if (!doc || typeof start?.line !== 'number' || typeof start.character !== 'number' || max === 0 || !kindWanted(params.context?.only)) return [];
+  const engine = await ctx.engines.get();
+  if (!engine || engine.size === 0) return [];
+  const pos = doc.positionAt(doc.offsetAt({ line: start.line, character: start.character }));
+  const query = await queryAt(ctx, doc.uri, pos, ctx.config().goalTimeoutMs);
+  if (!query) return [];
+  const cfg = ctx.config();
+  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri) });
+  const text = doc.getText();
+  const offset = doc.offsetAt(pos);
+  const { slot, prefixStart, prefix } = cursorContext(text, offset, ctx.flavor());
+  const goalText = query.source === 'goal' ? query.text : undefined;
+  return hits.slice(0, max).map((h) => insertAction(ctx, doc.uri, doc.version, text, offset, prefixStart, prefix, slot, h, goalText));
+}
+
+function insertAction(
+  ctx: FeatureContext,
+  uri: string,
+  version: number,
+  text: string,
+  offset: number,
+  prefixStart: number,
+  prefix: string,
+  slot: ReturnType<typeof cursorContext>['slot'],
+  hit: SearchHit,
+  goalText: string | undefined,
+): CodeAction {
+  const ins = ctx.flavor() === 'isabelle' ? isabelleInsertion(hit, slot) : leanInsertion(hit, slot, goalText);
+  // Inside a slot, a half-typed name is replaced by the premise name.
+  const from = slot && prefix ? prefixStart : offset;
+  const newText = separatorBefore(text.slice(0, from), slot) + ins.text;
+  const doc = ctx.docs.get(uri)!;
+  const range = { start: doc.positionAt(from), end: doc.positionAt(offset) };
+  return {
+    title: `Insert premise: ${ins.text}`,
+    kind: CODE_ACTION_KIND,
+    edit: { documentChanges: [{ textDocument: { uri, version }, edits: [{ range, newText }] }] },
+    data: { [TAG]: { name: hit.name, form: ins.form, rank: hit.rank } },
+  };
+}
+
+export function isOurAction(action: unknown): boolean {
+  const data = (action as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && TAG in (data as object);
+}
+
+/** Upstream actions first (array of Command | CodeAction, or null), then ours. */
+export function mergeCodeActions(upstream: unknown, ours: CodeAction[]): unknown[] {
+  return [...(Array.isArray(upstream) ? upstream : []), ...ours];
+}

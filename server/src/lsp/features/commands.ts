@@ -1,0 +1,92 @@
+/**
+ * `premise-lsp.search` (free text or the goal at uri/position → results for
+ * pickers) and `premise-lsp.insert` (apply an insertion through
+ * `workspace/applyEdit`).
+ */
+import { ErrorCodes, RpcError } from '../../upstream/messages.js';
+import type { EditorChannel } from '../editor.js';
+import { cursorContext } from '../text/context.js';
+import { langFor } from './completion.js';
+import { MAX_QUERY_CHARS, type FeatureContext } from './context.js';
+import { location } from './present.js';
+import { queryAt, type Query } from './query.js';
+import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
+
+const MAX_K = 200;
+
+interface SearchArgs {
+  query?: string;
+  uri?: string;
+  position?: { line: number; character: number };
+  k?: number;
+}
+
+function argsOf(raw: unknown): SearchArgs {
+  const first = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof first === 'string') return { query: first };
+  if (typeof first !== 'object' || first === null) throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search expects a query string or {query?, uri?, position?, k?}');
+  const a = first as Record<string, unknown>;
+  const pos = a.position as { line?: unknown; character?: unknown } | undefined;
+  return {
+    query: typeof a.query === 'string' ? a.query : undefined,
+    uri: typeof a.uri === 'string' ? a.uri : undefined,
+    position: pos && typeof pos.line === 'number' && typeof pos.character === 'number' ? { line: pos.line, character: pos.character } : undefined,
+    k: typeof a.k === 'number' && a.k > 0 ? Math.min(Math.floor(a.k), MAX_K) : undefined,
+  };
+}
+
+export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
+  const a = argsOf(rawArgs);
+  const engine = await ctx.engines.get();
+  if (!engine) throw new RpcError(ErrorCodes.RequestFailed, `premise index not available${ctx.engines.error ? `: ${ctx.engines.error}` : ''}`);
+  let query: Query | undefined;
+  if (a.query && a.query.trim()) query = { text: a.query.slice(0, MAX_QUERY_CHARS), source: 'text' };
+  else if (a.uri && a.position) {
+    if (!ctx.docs.get(a.uri)) throw new RpcError(ErrorCodes.InvalidParams, `unknown document ${a.uri} (not open in the editor)`);
+    query = await queryAt(ctx, a.uri, a.position, ctx.config().goalTimeoutMs);
+  } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
+  if (!query) return { query: '', source: 'none', results: [] };
+  const cfg = ctx.config();
+  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri) });
+  return {
+    query: query.text,
+    source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,
+    results: hits.map((h) => ({
+      name: h.name,
+      rank: h.rank,
+      score: h.score,
+      kind: h.kind,
+      statement: h.statement,
+      doc: h.doc,
+      module: h.module,
+      file: h.file,
+      range: h.range,
+      location: location(h),
+    })),
+  };
+}
+
+/** `{uri, position, name}` → the fitting insertion, applied by the editor. */
+export async function insertCommand(ctx: FeatureContext, editor: EditorChannel, rawArgs: unknown) {
+  const first = (Array.isArray(rawArgs) ? rawArgs[0] : rawArgs) as { uri?: unknown; position?: { line?: unknown; character?: unknown }; name?: unknown; text?: unknown } | undefined;
+  const doc = ctx.docs.get(first?.uri);
+  const pos = first?.position;
+  if (!doc || typeof pos?.line !== 'number' || typeof pos.character !== 'number') {
+    throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.insert expects {uri, position, name} for an open document');
+  }
+  const offset = doc.offsetAt({ line: pos.line, character: pos.character });
+  const text = doc.getText();
+  const { slot } = cursorContext(text, offset, ctx.flavor());
+  let insertion: string;
+  if (typeof first!.text === 'string') insertion = first!.text;
+  else if (typeof first!.name === 'string') {
+    const info = (await ctx.engines.get())?.lookup(first!.name);
+    if (!info) insertion = first!.name;
+    else insertion = ctx.flavor() === 'isabelle' ? isabelleInsertion(info, slot).text : leanInsertion(info, slot, undefined).text;
+  } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.insert needs a name or a text');
+  const newText = separatorBefore(text.slice(0, offset), slot) + insertion;
+  const at = doc.positionAt(offset);
+  const edit = { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [{ range: { start: at, end: at }, newText }] }] };
+  const r = await editor.request<{ applied?: boolean; failureReason?: string }>('workspace/applyEdit', { label: `Insert ${insertion}`, edit });
+  return { applied: Boolean(r?.applied), text: newText, failureReason: r?.failureReason };
+}

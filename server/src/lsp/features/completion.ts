@@ -1,0 +1,164 @@
+/**
+ * Premise completions: ranked premises for the goal at the cursor, merged into
+ * the upstream's completion reply (array or CompletionList), tagged so that
+ * `completionItem/resolve` for them is answered here and never forwarded.
+ */
+import type { CompletionItem, CompletionList, Range } from 'vscode-languageserver';
+import type { DeclKind, Lang } from '../../../../indexes/src/extract/record.js';
+import type { PremiseInfo, SearchHit } from '../../engine/types.js';
+import { cursorContext, type Slot } from '../text/context.js';
+import type { FeatureContext } from './context.js';
+import { premiseMarkdown, shortName } from './present.js';
+import { queryAt } from './query.js';
+
+export const TAG = 'premise-lsp';
+/** The proof state must come quickly for completion; after this we fall back. */
+export const COMPLETION_GOAL_BUDGET_MS = 1500;
+const MAX_DETAIL = 300;
+
+export interface CompletionParamsLike {
+  textDocument?: { uri?: unknown };
+  position?: { line?: unknown; character?: unknown };
+  context?: { triggerKind?: number; triggerCharacter?: string };
+}
+
+export interface PremiseCompletions {
+  items: CompletionItem[];
+  prefix: string;
+  slot?: Slot;
+}
+
+/** Is this a place (and a moment) to offer premises? */
+export function wantsPremises(prefix: string, slot: Slot | undefined): boolean {
+  return slot !== undefined || prefix.length >= 2;
+}
+
+export async function premiseCompletions(ctx: FeatureContext, params: CompletionParamsLike): Promise<PremiseCompletions> {
+  const empty = { items: [], prefix: '' };
+  const uri = params.textDocument?.uri;
+  const doc = ctx.docs.get(uri);
+  const pos = params.position;
+  if (!doc || typeof pos?.line !== 'number' || typeof pos.character !== 'number' || !ctx.config().completion.enabled) return empty;
+  const position = { line: pos.line, character: pos.character };
+  const text = doc.getText();
+  const offset = doc.offsetAt(position);
+  const { prefix, prefixStart, slot } = cursorContext(text, offset, ctx.flavor());
+  if (!wantsPremises(prefix, slot)) return { items: [], prefix, slot };
+  const engine = ctx.engines.now();
+  // No index (or an empty one): stay out of the way, and do not ask the prover for goals.
+  if (!engine || engine.size === 0) return { items: [], prefix, slot };
+
+  const cfg = ctx.config();
+  const lang = langFor(ctx, doc.uri);
+  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang };
+  const query = await queryAt(ctx, doc.uri, position, Math.min(cfg.goalTimeoutMs, COMPLETION_GOAL_BUDGET_MS));
+  const [byGoal, byPrefix] = await Promise.all([
+    query ? engine.search(query.text, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
+    prefix.length >= 2 ? engine.search(prefix, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
+  ]);
+  const seen = new Set<string>();
+  const hits: SearchHit[] = [];
+  for (const h of [...byGoal, ...byPrefix]) {
+    if (seen.has(h.name)) continue;
+    seen.add(h.name);
+    hits.push(h);
+  }
+  const range = { start: doc.positionAt(prefixStart), end: position };
+  const items = hits.map((h, i) => premiseItem(h, i + 1, range));
+  return { items, prefix, slot };
+}
+
+/** Whose premises to search: the prover's, or (standalone) the document's language. */
+export function langFor(ctx: FeatureContext, uri?: string): Lang | undefined {
+  const flavor = ctx.flavor();
+  if (flavor === 'lean' || flavor === 'isabelle') return flavor;
+  if (uri === undefined) return undefined;
+  const doc = ctx.docs.get(uri);
+  const id = doc?.languageId ?? '';
+  if (id.startsWith('lean') || uri.endsWith('.lean')) return 'lean';
+  if (id.startsWith('isabelle') || uri.endsWith('.thy')) return 'isabelle';
+  return undefined;
+}
+
+function kindOf(kind: DeclKind): number {
+  switch (kind) {
+    case 'def':
+    case 'abbrev':
+    case 'definition':
+    case 'fun':
+    case 'opaque':
+      return 3; // Function
+    case 'structure':
+    case 'class':
+    case 'inductive':
+      return 22; // Struct
+    case 'constructor':
+      return 20; // EnumMember
+    case 'field':
+      return 5; // Field
+    case 'instance':
+      return 12; // Value
+    default:
+      return 21; // Constant: theorems, lemmas, facts
+  }
+}
+
+function pad(n: number): string {
+  return String(n).padStart(4, '0');
+}
+
+export function premiseItem(h: PremiseInfo & { rank?: number }, rank: number, range: Range): CompletionItem {
+  return {
+    label: h.name,
+    kind: kindOf(h.kind) as CompletionItem['kind'],
+    detail: h.statement.length > MAX_DETAIL ? h.statement.slice(0, MAX_DETAIL) + '…' : h.statement,
+    documentation: { kind: 'markdown', value: premiseMarkdown(h, { statement: false }) },
+    labelDetails: { description: `premise #${rank}` },
+    sortText: 'b' + pad(rank),
+    filterText: h.name,
+    textEdit: { range, newText: h.name },
+    data: { [TAG]: h.name, rank },
+  };
+}
+
+/** How well a label answers the typed prefix (0 = not at all). */
+export function prefixScore(label: string, prefix: string): number {
+  if (!prefix) return 0;
+  const short = shortName(label);
+  if (label === prefix || short === prefix) return 3;
+  if (short.startsWith(prefix) || label.startsWith(prefix)) return 2;
+  const p = prefix.toLowerCase();
+  if (short.toLowerCase().startsWith(p) || label.toLowerCase().startsWith(p)) return 1;
+  return 0;
+}
+
+type Reply = CompletionItem[] | CompletionList | null | undefined;
+
+/**
+ * Upstream items first, then premises by rank; a premise whose name matches the
+ * typed prefix better than every upstream label moves ahead. Keeps the reply's
+ * shape (Isabelle replies with a plain array).
+ */
+export function mergeCompletions(upstream: Reply, ours: CompletionItem[], prefix: string): CompletionItem[] | CompletionList {
+  const list = Array.isArray(upstream) ? upstream : Array.isArray(upstream?.items) ? upstream!.items : [];
+  let best = 0;
+  for (const it of list) best = Math.max(best, prefixScore(typeof it.label === 'string' ? it.label : '', prefix));
+  const up = list.map((it) => ({ ...it, sortText: 'a' + (it.sortText ?? it.label) }));
+  const mine = ours.map((it) => (prefixScore(it.label, prefix) > best ? { ...it, sortText: '0' + it.sortText!.slice(1) } : it));
+  const items = [...up, ...mine];
+  if (Array.isArray(upstream)) return items;
+  if (upstream && typeof upstream === 'object') return { ...upstream, items };
+  return { isIncomplete: false, items };
+}
+
+export function isOurItem(item: unknown): item is CompletionItem & { data: Record<string, unknown> } {
+  const data = (item as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && typeof (data as Record<string, unknown>)[TAG] === 'string';
+}
+
+export function resolveItem(ctx: FeatureContext, item: CompletionItem & { data: Record<string, unknown> }): CompletionItem {
+  const name = item.data[TAG] as string;
+  const info = ctx.engines.now()?.lookup(name);
+  if (!info) return item;
+  return { ...item, detail: info.statement.slice(0, MAX_DETAIL * 4), documentation: { kind: 'markdown', value: premiseMarkdown(info) } };
+}

@@ -1,0 +1,41 @@
+/**
+ * Hover on a premise name: statement, docstring and location from the index,
+ * appended to the upstream's hover when there is one.
+ */
+import type { Hover, MarkupContent } from 'vscode-languageserver';
+import { identifierAt } from '../text/context.js';
+import type { FeatureContext } from './context.js';
+import { premiseMarkdown } from './present.js';
+
+export async function premiseHover(ctx: FeatureContext, params: { textDocument?: { uri?: unknown }; position?: { line?: unknown; character?: unknown } }): Promise<Hover | null> {
+  const doc = ctx.docs.get(params.textDocument?.uri);
+  const pos = params.position;
+  if (!doc || typeof pos?.line !== 'number' || typeof pos.character !== 'number') return null;
+  const ident = identifierAt(doc.getText(), doc.offsetAt({ line: pos.line, character: pos.character }));
+  if (!ident) return null;
+  const engine = await ctx.engines.get();
+  const info = engine?.lookup(ident.name);
+  if (!info) return null;
+  return {
+    contents: { kind: 'markdown', value: premiseMarkdown(info) },
+    range: { start: doc.positionAt(ident.start), end: doc.positionAt(ident.end) },
+  };
+}
+
+function asMarkdown(contents: unknown): string {
+  if (typeof contents === 'string') return contents;
+  if (Array.isArray(contents)) return contents.map(asMarkdown).filter(Boolean).join('\n\n');
+  const c = contents as { kind?: string; value?: string; language?: string } | null;
+  if (!c || typeof c.value !== 'string') return '';
+  if (c.language !== undefined) return '```' + c.language + '\n' + c.value + '\n```';
+  return c.kind === 'plaintext' ? c.value.replace(/([\\`*_{}\[\]()#+\-.!<>])/g, '\\$1') : c.value;
+}
+
+/** The upstream's hover with ours appended below a rule; either may be null. */
+export function mergeHover(upstream: unknown, ours: Hover | null): unknown {
+  if (!ours) return upstream ?? null;
+  const up = upstream as Hover | null | undefined;
+  if (!up || up.contents === undefined) return ours;
+  const value = asMarkdown(up.contents) + '\n\n---\n\n' + (ours.contents as MarkupContent).value;
+  return { ...up, contents: { kind: 'markdown', value } };
+}

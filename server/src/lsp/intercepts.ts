@@ -1,0 +1,136 @@
+/**
+ * The requests premise-lsp takes part in: completion (+ resolve), code actions
+ * (+ resolve), hover, and its own commands. Each either merges premise results
+ * into the upstream's reply or, without an upstream that provides the method,
+ * answers alone.
+ */
+import { ErrorCodes, RpcError, success, type RequestMessage } from '../upstream/messages.js';
+import { COMMANDS } from './capabilities.js';
+import { isOurAction, mergeCodeActions, premiseCodeActions } from './features/code-actions.js';
+import { insertCommand, searchCommand } from './features/commands.js';
+import { isOurItem, mergeCompletions, premiseCompletions, resolveItem, type CompletionParamsLike } from './features/completion.js';
+import { mergeHover, premiseHover } from './features/hover.js';
+import type { Router } from './router.js';
+
+export class Intercepts {
+  constructor(private readonly r: Router) {}
+
+  /** Handle `msg` if it is one of ours; false = plain forwarding. */
+  request(msg: RequestMessage, raw: Buffer): boolean {
+    switch (msg.method) {
+      case 'textDocument/completion':
+        this.completion(msg, raw);
+        return true;
+      case 'completionItem/resolve':
+        return this.completionResolve(msg, raw);
+      case 'textDocument/codeAction':
+        this.codeAction(msg, raw);
+        return true;
+      case 'codeAction/resolve':
+        return this.codeActionResolve(msg, raw);
+      case 'textDocument/hover':
+        this.hover(msg, raw);
+        return true;
+      case 'workspace/executeCommand':
+        return this.executeCommand(msg);
+      default:
+        return false;
+    }
+  }
+
+  private get s() {
+    return this.r.session;
+  }
+
+  private completion(msg: RequestMessage, raw: Buffer): void {
+    const params = (msg.params ?? {}) as CompletionParamsLike;
+    const trig = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
+    const ourTriggerOnly = trig !== undefined && !this.r.upstreamTriggers().includes(trig);
+    if (!this.r.upstreamTakes(msg.method) || ourTriggerOnly) {
+      // A character only we registered: the upstream was not asked for it.
+      this.r.runLocal(msg.id, async () => {
+        const { items } = await premiseCompletions(this.s, params);
+        return { isIncomplete: items.length === 0, items };
+      });
+      return;
+    }
+    const ours = premiseCompletions(this.s, params).catch((e) => {
+      this.s.log.warn(`premise completion failed: ${(e as Error).message}`);
+      return { items: [], prefix: '' };
+    });
+    this.r.forward(msg, raw, async (resp) => {
+      if (resp.error) return undefined;
+      const { items, prefix } = await ours;
+      if (items.length === 0) return undefined;
+      return success(resp.id, mergeCompletions(resp.result as never, items, prefix));
+    });
+  }
+
+  /** Our items are resolved here (Lean fails on foreign `data`); others go upstream if it resolves. */
+  private completionResolve(msg: RequestMessage, raw: Buffer): boolean {
+    const item = msg.params;
+    if (isOurItem(item)) {
+      this.r.runLocal(msg.id, () => resolveItem(this.s, item));
+      return true;
+    }
+    if (!this.r.upstreamTakes(msg.method)) {
+      this.r.replyNow(msg.id, item ?? null);
+      return true;
+    }
+    void raw;
+    return false;
+  }
+
+  private codeAction(msg: RequestMessage, raw: Buffer): void {
+    const ours = premiseCodeActions(this.s, (msg.params ?? {}) as never).catch((e) => {
+      this.s.log.warn(`premise code actions failed: ${(e as Error).message}`);
+      return [];
+    });
+    if (!this.r.upstreamTakes(msg.method)) {
+      this.r.runLocal(msg.id, () => ours);
+      return;
+    }
+    this.r.forward(msg, raw, async (resp) => {
+      if (resp.error) return undefined;
+      const mine = await ours;
+      return mine.length === 0 ? undefined : success(resp.id, mergeCodeActions(resp.result, mine));
+    });
+  }
+
+  private codeActionResolve(msg: RequestMessage, _raw: Buffer): boolean {
+    if (isOurAction(msg.params)) {
+      this.r.replyNow(msg.id, msg.params);
+      return true;
+    }
+    if (!this.r.upstreamTakes(msg.method)) {
+      this.r.replyNow(msg.id, msg.params ?? null);
+      return true;
+    }
+    return false;
+  }
+
+  private hover(msg: RequestMessage, raw: Buffer): void {
+    const ours = premiseHover(this.s, (msg.params ?? {}) as never).catch(() => null);
+    if (!this.r.upstreamTakes(msg.method)) {
+      this.r.runLocal(msg.id, () => ours);
+      return;
+    }
+    this.r.forward(msg, raw, async (resp) => {
+      const mine = await ours;
+      if (!mine) return undefined;
+      if (resp.error) return success(resp.id, mine);
+      return success(resp.id, mergeHover(resp.result, mine));
+    });
+  }
+
+  private executeCommand(msg: RequestMessage): boolean {
+    const p = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
+    if (!(Object.values(COMMANDS) as unknown[]).includes(p.command)) return false;
+    this.r.runLocal(msg.id, () => {
+      if (p.command === COMMANDS.search) return searchCommand(this.s, p.arguments);
+      if (p.command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);
+      throw new RpcError(ErrorCodes.MethodNotFound, `unknown command ${String(p.command)}`);
+    });
+    return true;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Session lifecycle: `initialize` (settings, capability merge, engine load with
+ * progress), `shutdown`/`exit`, settings changes, and replaying the session to a
+ * restarted prover.
+ */
+import type { ReplayChannel } from '../upstream/link.js';
+import { success, type RequestMessage } from '../upstream/messages.js';
+import { mergeCapabilities, ownCapabilities } from './capabilities.js';
+import { applyConfig, SECTION, sectionOf } from './config.js';
+import { beginProgress } from './progress.js';
+import type { Router } from './router.js';
+
+export class Lifecycle {
+  private exiting = false;
+  /** The editor's initialize, lost in a crash: answered by the replay instead. */
+  private heldInitialize: RequestMessage | undefined;
+
+  constructor(private readonly r: Router) {}
+
+  initialize(msg: RequestMessage, raw: Buffer): void {
+    const s = this.r.session;
+    const params = (msg.params ?? {}) as Record<string, unknown>;
+    s.initParams = params;
+    const caps = params.capabilities as { window?: { workDoneProgress?: boolean } } | undefined;
+    s.supportsProgress = caps?.window?.workDoneProgress === true;
+    this.applySettings(sectionOf(params.initializationOptions, !this.r.link));
+    if (!this.r.link && s.cfg.upstreamCommand) this.r.options.startUpstream(s.cfg.upstreamCommand);
+    s.engines.load(s.cfg.index);
+
+    if (!this.r.link) {
+      this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+      this.afterInitialize();
+      return;
+    }
+    // Isabelle answers only once its session is built (minutes): no timeout here.
+    this.r.forward(msg, raw, (resp) => {
+      if (resp.error || typeof resp.result !== 'object' || resp.result === null) return undefined;
+      return success(resp.id, this.adoptUpstreamInit(resp.result as Record<string, unknown>));
+    });
+  }
+
+  /** Record the upstream's initialize result; the editor's version has our capabilities merged in. */
+  private adoptUpstreamInit(result: Record<string, unknown>): Record<string, unknown> {
+    const s = this.r.session;
+    s.upstreamCaps = (result.capabilities ?? {}) as Record<string, unknown>;
+    s.learnFlavor(result);
+    setImmediate(() => this.afterInitialize());
+    return { ...result, capabilities: mergeCapabilities(result.capabilities) };
+  }
+
+  /**
+   * The prover died before answering the editor's initialize. While it restarts,
+   * hold the request (the replay answers it); if it will not come back, run
+   * standalone rather than fail the whole session.
+   */
+  adoptLostInitialize(msg: RequestMessage): boolean {
+    const link = this.r.link;
+    if (!link) return false;
+    if (link.state.tag === 'restarting' || link.state.tag === 'starting') {
+      this.heldInitialize = msg;
+      return true;
+    }
+    if (link.state.tag === 'stopped') {
+      // (the link already told the user why, via window/showMessage)
+      this.r.session.setUpstream(undefined, 'generic');
+      this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+      this.afterInitialize();
+      return true;
+    }
+    return false;
+  }
+
+  /** Progress for the engine load, once requests to the editor are allowed. */
+  private afterInitialize(): void {
+    const s = this.r.session;
+    this.r.session.log.attachEditor((type, message) => this.r.editor.notify('window/logMessage', { type, message }));
+    if (s.engines.now() || !s.supportsProgress) return;
+    void beginProgress(this.r.editor, true, 'premise-lsp: loading premise index').then(async (p) => {
+      p.report(s.cfg.index ?? 'index');
+      const e = await s.engines.get();
+      p.end(e ? `${e.size} premises` : `failed: ${s.engines.error ?? 'unknown error'}`);
+    });
+  }
+
+  shutdown(msg: RequestMessage, raw: Buffer): void {
+    this.r.session.shutdownRequested = true;
+    const link = this.r.link;
+    if (!link) return this.r.replyNow(msg.id, null);
+    link.expectExit();
+    this.r.forward(msg, raw);
+  }
+
+  async exit(raw: Buffer | undefined): Promise<void> {
+    if (this.exiting) return;
+    this.exiting = true;
+    const link = this.r.link;
+    if (link) {
+      if (raw && link.live) link.forwardNotification(raw);
+      await link.stop(1500);
+    }
+    this.r.options.onExit(this.r.session.shutdownRequested ? 0 : 1);
+  }
+
+  configurationChanged(params: unknown): void {
+    const settings = (params as { settings?: unknown } | undefined)?.settings;
+    const section = sectionOf(settings, false) ?? dotted(settings);
+    if (section === undefined) return;
+    const before = this.r.session.cfg;
+    this.applySettings(section);
+    const after = this.r.session.cfg;
+    if (after.index !== before.index) {
+      this.r.session.engines.load(after.index);
+      this.afterInitialize();
+    }
+    if (JSON.stringify(after.upstreamCommand) !== JSON.stringify(before.upstreamCommand)) {
+      this.r.editor.showMessage(3, 'premise-lsp: the new upstreamCommand takes effect when the editor restarts the language server');
+    }
+  }
+
+  private applySettings(section: unknown): void {
+    const s = this.r.session;
+    const { config, errors, changed } = applyConfig(s.cfg, section);
+    s.cfg = config;
+    if (changed.includes('upstreamHangTimeoutMs')) this.r.link?.setHangTimeout(config.upstreamHangTimeoutMs);
+    for (const e of errors) {
+      s.log.warn(e);
+      this.r.editor.showMessage(1, `premise-lsp: ${e}`);
+    }
+  }
+
+  /** A restarted prover gets the editor's initialize, initialized, settings, and open documents. */
+  async replay(channel: ReplayChannel): Promise<void> {
+    const s = this.r.session;
+    if (!s.initParams) return; // the editor never initialized: its own initialize will come
+    const result = (await channel.request('initialize', s.initParams)) as Record<string, unknown> | null;
+    const held = this.heldInitialize;
+    this.heldInitialize = undefined;
+    if (held && result) this.r.replyNow(held.id, this.adoptUpstreamInit(result));
+    else if (result?.capabilities) s.upstreamCaps = result.capabilities as Record<string, unknown>;
+    if (s.initializedParams !== undefined) channel.notify('initialized', s.initializedParams);
+    if (s.lastConfiguration !== undefined) channel.notify('workspace/didChangeConfiguration', s.lastConfiguration);
+    for (const p of s.docs.reopenParams()) channel.notify('textDocument/didOpen', p);
+  }
+}
+
+/** `{"premise-lsp.k": 5}` style settings. */
+function dotted(settings: unknown): Record<string, unknown> | undefined {
+  if (typeof settings !== 'object' || settings === null) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(settings)) if (k.startsWith(SECTION + '.')) out[k.slice(SECTION.length + 1)] = v;
+  return Object.keys(out).length ? out : undefined;
+}

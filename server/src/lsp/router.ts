@@ -1,0 +1,286 @@
+/**
+ * The message router: every editor message and every upstream message passes
+ * through here. Messages we do not intercept are forwarded as their exact bytes,
+ * with ids and params unchanged. Intercepted requests are forwarded too, and
+ * their responses are transformed (merged with premise results) on the way back.
+ */
+import type { Frame } from '../upstream/framing.js';
+import type { LinkHooks, ReplayChannel, UpstreamLink } from '../upstream/link.js';
+import {
+  classify,
+  ErrorCodes,
+  idKey,
+  RpcError,
+  success,
+  type Id,
+  type NotificationMessage,
+  type RequestMessage,
+  type ResponseMessage,
+} from '../upstream/messages.js';
+import { upstreamAdvertises, upstreamTriggerCharacters } from './capabilities.js';
+import type { EditorChannel } from './editor.js';
+import { Intercepts } from './intercepts.js';
+import { Lifecycle } from './lifecycle.js';
+import type { Session } from './session.js';
+
+export interface RouterOptions {
+  /** Start an upstream named in settings (`upstreamCommand`) when none was given on the command line. */
+  startUpstream(argv: string[]): void;
+  /** The session is over (exit notification or editor gone); 0 after a proper shutdown. */
+  onExit(code: number): void;
+  version: string;
+}
+
+/** Turns the upstream's response into the editor's; `undefined` = forward the raw bytes. */
+export type Transform = (resp: ResponseMessage) => Promise<object | undefined> | object | undefined;
+
+export class Router {
+  private readonly transforms = new Map<string, Transform>();
+  private readonly local = new Map<string, { cancelled: boolean }>();
+  /** s→c `client/registerCapability` request id → registration ids, until the editor replies. */
+  private readonly registering = new Map<string, string[]>();
+  private readonly registered = new Set<string>();
+  private restarted = false;
+  readonly lifecycle: Lifecycle;
+  private readonly intercepts: Intercepts;
+
+  constructor(
+    readonly session: Session,
+    readonly editor: EditorChannel,
+    readonly options: RouterOptions,
+  ) {
+    this.lifecycle = new Lifecycle(this);
+    this.intercepts = new Intercepts(this);
+  }
+
+  get link(): UpstreamLink | undefined {
+    return this.session.link;
+  }
+
+  // ------------------------------------------------------------ editor → us
+
+  onEditorFrame(frame: Frame): void {
+    if (frame.kind === 'error') {
+      this.session.log.warn(`unreadable message from the editor: ${frame.reason}`);
+      this.editor.replyError(null, ErrorCodes.ParseError, `premise-lsp: ${frame.reason}`);
+      return;
+    }
+    if (Array.isArray(frame.value)) {
+      if (frame.value.length === 0) this.editor.replyError(null, ErrorCodes.InvalidRequest, 'premise-lsp: empty batch');
+      for (const v of frame.value) this.onEditorValue(v, Buffer.from(JSON.stringify(v), 'utf8'));
+      return;
+    }
+    this.onEditorValue(frame.value, frame.raw);
+  }
+
+  private onEditorValue(value: unknown, raw: Buffer): void {
+    const m = classify(value, raw);
+    try {
+      switch (m.kind) {
+        case 'invalid':
+          this.editor.replyError(m.id, ErrorCodes.InvalidRequest, `premise-lsp: invalid request: ${m.reason}`);
+          return;
+        case 'response':
+          this.onEditorResponse(m.msg, raw);
+          return;
+        case 'notification':
+          this.onEditorNotification(m.msg, raw);
+          return;
+        case 'request':
+          this.onEditorRequest(m.msg, raw);
+          return;
+      }
+    } catch (e) {
+      this.session.log.error(`handling ${'msg' in m ? ((m.msg as { method?: string }).method ?? 'response') : 'message'}: ${(e as Error).stack ?? e}`);
+      if (m.kind === 'request') this.editor.replyError(m.msg.id, ErrorCodes.InternalError, `premise-lsp: ${(e as Error).message}`);
+    }
+  }
+
+  private onEditorResponse(msg: ResponseMessage, raw: Buffer): void {
+    if (this.editor.handleResponse(msg)) return;
+    const key = idKey(msg.id);
+    const regs = this.registering.get(key);
+    if (regs) {
+      this.registering.delete(key);
+      if (!msg.error) for (const r of regs) this.registered.add(r);
+    }
+    if (this.link?.forwardResponse(msg, raw)) return;
+    this.session.log.debug(`editor reply to unknown request ${key} dropped`);
+  }
+
+  private onEditorRequest(msg: RequestMessage, raw: Buffer): void {
+    const s = this.session;
+    if (msg.method === 'initialize') return this.lifecycle.initialize(msg, raw);
+    if (msg.method === 'shutdown') return this.lifecycle.shutdown(msg, raw);
+    if (!s.initParams && !this.link) {
+      this.editor.replyError(msg.id, ErrorCodes.ServerNotInitialized, 'premise-lsp: initialize first');
+      return;
+    }
+    if (this.intercepts.request(msg, raw)) return;
+    this.forward(msg, raw);
+  }
+
+  private onEditorNotification(msg: NotificationMessage, raw: Buffer): void {
+    const s = this.session;
+    switch (msg.method) {
+      case 'exit':
+        void this.lifecycle.exit(raw);
+        return;
+      case 'initialized':
+        s.initializedParams = msg.params ?? {};
+        break;
+      case 'textDocument/didOpen':
+        s.docs.open(msg.params);
+        return this.forwardDocSync(raw);
+      case 'textDocument/didChange':
+        s.docs.change(msg.params);
+        return this.forwardDocSync(raw);
+      case 'textDocument/didClose': {
+        const uri = (msg.params as { textDocument?: { uri?: string } } | undefined)?.textDocument?.uri;
+        s.docs.close(msg.params);
+        if (uri) s.goals.forget(uri);
+        return this.forwardDocSync(raw);
+      }
+      case 'workspace/didChangeConfiguration':
+        s.lastConfiguration = msg.params;
+        this.lifecycle.configurationChanged(msg.params);
+        break;
+      case '$/cancelRequest': {
+        const id = (msg.params as { id?: Id } | undefined)?.id;
+        if (id !== undefined && this.cancelLocal(id)) return;
+        break;
+      }
+      default:
+        s.goals.observeEditor(msg);
+    }
+    this.link?.forwardNotification(raw);
+  }
+
+  /** Document sync goes out only while the prover is live; a restarted one gets the current text. */
+  private forwardDocSync(raw: Buffer): void {
+    if (this.link?.live) this.link.forwardNotification(raw);
+  }
+
+  // ----------------------------------------------------------- forwarding
+
+  /** Does the upstream take this request? (Unknown before its initialize reply: assume yes.) */
+  upstreamTakes(method: string, params?: unknown): boolean {
+    if (!this.link) return false;
+    if (!this.session.upstreamCaps) return true;
+    return upstreamAdvertises(method, this.session.upstreamCaps, this.session.flavor(), params);
+  }
+
+  upstreamTriggers(): string[] {
+    return upstreamTriggerCharacters(this.session.upstreamCaps);
+  }
+
+  /** Forward an editor request (optionally transforming the reply), or refuse it if the upstream can't take it. */
+  forward(msg: RequestMessage, raw: Buffer, transform?: Transform): void {
+    if (!this.link) {
+      this.editor.replyError(msg.id, ErrorCodes.MethodNotFound, `premise-lsp: unhandled method ${msg.method} (no upstream server)`);
+      return;
+    }
+    if (!this.upstreamTakes(msg.method, msg.params)) {
+      this.editor.replyError(msg.id, ErrorCodes.MethodNotFound, `premise-lsp: the upstream server does not provide ${msg.method}`);
+      return;
+    }
+    if (transform) this.transforms.set(idKey(msg.id), transform);
+    this.link.forwardRequest(msg, raw);
+  }
+
+  /** Answer a request here, asynchronously, honouring `$/cancelRequest`. */
+  runLocal(id: Id, work: () => Promise<unknown> | unknown): void {
+    const key = idKey(id);
+    const entry = { cancelled: false };
+    this.local.set(key, entry);
+    Promise.resolve()
+      .then(work)
+      .then(
+        (result) => {
+          if (!entry.cancelled) this.editor.reply(id, result);
+        },
+        (e) => {
+          if (entry.cancelled) return;
+          if (e instanceof RpcError) this.editor.replyError(id, e.code, e.message, e.data);
+          else {
+            this.session.log.error(`request ${String(id)} failed: ${(e as Error).stack ?? e}`);
+            this.editor.replyError(id, ErrorCodes.InternalError, `premise-lsp: ${(e as Error).message ?? e}`);
+          }
+        },
+      )
+      .finally(() => {
+        if (this.local.get(key) === entry) this.local.delete(key);
+      });
+  }
+
+  private cancelLocal(id: Id): boolean {
+    const entry = this.local.get(idKey(id));
+    if (!entry) return false;
+    entry.cancelled = true;
+    this.local.delete(idKey(id));
+    this.editor.replyError(id, ErrorCodes.RequestCancelled, 'request cancelled');
+    return true;
+  }
+
+  // ------------------------------------------------------------ upstream → us
+
+  readonly hooks: LinkHooks = {
+    onRequest: (msg, raw) => {
+      if (msg.method === 'client/registerCapability') {
+        const ids = ((msg.params as { registrations?: Array<{ id?: unknown }> } | undefined)?.registrations ?? [])
+          .map((r) => r?.id)
+          .filter((x): x is string => typeof x === 'string');
+        // A restarted prover registers again what the editor already has: answer for it.
+        if (this.restarted && ids.length > 0 && ids.every((i) => this.registered.has(i))) {
+          this.link?.forwardResponse(success(msg.id, null), Buffer.from(JSON.stringify(success(msg.id, null))));
+          return;
+        }
+        this.registering.set(idKey(msg.id), ids);
+      }
+      this.editor.sendRaw(raw);
+    },
+    onNotification: (msg, raw) => {
+      this.session.goals.observeNotification(msg);
+      this.editor.sendRaw(raw);
+    },
+    onResponse: (fwd, msg, raw) => {
+      if (msg.result !== undefined) this.session.goals.observeEditor(fwd.msg, msg.result);
+      const key = idKey(msg.id);
+      const transform = this.transforms.get(key);
+      this.transforms.delete(key);
+      if (!transform) {
+        this.editor.sendRaw(raw);
+        return;
+      }
+      Promise.resolve()
+        .then(() => transform(msg))
+        .then(
+          (out) => (out === undefined ? this.editor.sendRaw(raw) : this.editor.send(out)),
+          (e) => {
+            this.session.log.warn(`merging the reply to ${fwd.msg.method} failed: ${(e as Error).message}`);
+            this.editor.sendRaw(raw);
+          },
+        );
+    },
+    onLost: (pending, reason) => {
+      for (const f of pending) {
+        this.transforms.delete(idKey(f.msg.id));
+        if (f.msg.method === 'initialize' && this.lifecycle.adoptLostInitialize(f.msg)) continue;
+        if (f.msg.method === 'shutdown' && this.session.shutdownRequested) this.editor.reply(f.msg.id, null);
+        else this.editor.replyError(f.msg.id, ErrorCodes.RequestFailed, `premise-lsp: ${reason} (while handling ${f.msg.method})`);
+      }
+    },
+    replay: (channel: ReplayChannel) => this.lifecycle.replay(channel),
+    onRestarted: (ok, detail) => {
+      this.restarted = true;
+      if (ok) this.session.log.warn(`${detail}; open documents were re-sent`);
+      else this.editor.showMessage(1, `premise-lsp: ${detail}. Premise features keep working; prover features are unavailable.`);
+    },
+    log: (level, msg) => this.session.log.log(level, msg),
+  };
+
+  /** Immediate success reply for an intercepted request. */
+  replyNow(id: Id, result: unknown): void {
+    this.editor.reply(id, result);
+  }
+}

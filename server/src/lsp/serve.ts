@@ -1,0 +1,86 @@
+/**
+ * `premise-lsp serve --stdio`: wire the editor's stdio, the upstream prover (if
+ * any) and the router together, and run until the editor exits.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { customCommand, flavorOfCommand, type Flavor } from '../upstream/command.js';
+import type { ChildSpec } from '../upstream/child.js';
+import { FrameDecoder } from '../upstream/framing.js';
+import { UpstreamLink } from '../upstream/link.js';
+import { FrameWriter } from '../upstream/writer.js';
+import { EditorChannel } from './editor.js';
+import { EngineHost, type EngineLoader } from './engine-host.js';
+import { Logger, type LogSink } from './log.js';
+import { Router } from './router.js';
+import { Session } from './session.js';
+
+export const VERSION = '0.1.0';
+
+export interface ServeOptions {
+  /** Upstream command and arguments; absent = standalone. */
+  upstream?: string[];
+  /** Alternatively a full spec (cwd for Lean's project root). */
+  upstreamSpec?: ChildSpec;
+  /** Protocol family; guessed from the command when absent. */
+  flavor?: Flavor;
+  engine: EngineLoader;
+  stdin: Readable | NodeJS.ReadableStream;
+  stdout: Writable | NodeJS.WritableStream;
+  log?: LogSink | Logger;
+  /** First restart delay (doubles per crash). */
+  restartDelayMs?: number;
+  /** Default for the `upstreamHangTimeoutMs` setting. */
+  hangTimeoutMs?: number;
+  /** Largest accepted message from the editor. */
+  maxMessageBytes?: number;
+  /** Called with the exit code when the session ends (default: set process.exitCode). */
+  onExit?: (code: number) => void;
+}
+
+export async function serve(opts: ServeOptions): Promise<void> {
+  const log = opts.log instanceof Logger ? opts.log : new Logger(opts.log ?? process.stderr);
+  const writer = new FrameWriter(opts.stdout as Writable, (e) => log.error(`cannot write to the editor: ${e.message}`));
+  const editor = new EditorChannel(writer);
+  const session = new Session(new EngineHost(opts.engine, log), log);
+  if (opts.hangTimeoutMs !== undefined) session.cfg.upstreamHangTimeoutMs = opts.hangTimeoutMs;
+
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  let ended = false;
+
+  const startUpstream = (spec: ChildSpec, flavor?: Flavor) => {
+    const link = new UpstreamLink(spec, router.hooks, {
+      restartDelayMs: opts.restartDelayMs,
+      hangTimeoutMs: session.cfg.upstreamHangTimeoutMs,
+    });
+    session.setUpstream(link, flavor ?? flavorOfCommand(spec));
+    link.start();
+  };
+
+  const router: Router = new Router(session, editor, {
+    version: VERSION,
+    startUpstream: (argv) => startUpstream(customCommand(argv)),
+    onExit: (code) => {
+      if (ended) return;
+      ended = true;
+      if (opts.onExit) opts.onExit(code);
+      else process.exitCode = code;
+      finish();
+    },
+  });
+
+  const spec = opts.upstreamSpec ?? (opts.upstream && opts.upstream.length > 0 ? customCommand(opts.upstream) : undefined);
+  if (spec) startUpstream(spec, opts.flavor);
+  else log.info('no upstream server: running standalone (premises only)');
+
+  const decoder = new FrameDecoder((f) => router.onEditorFrame(f), { maxBytes: opts.maxMessageBytes });
+  const input = opts.stdin as Readable;
+  input.on('data', (d: Buffer | string) => decoder.push(typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
+  input.on('end', () => void router.lifecycle.exit(undefined));
+  input.on('error', (e) => {
+    log.error(`editor input failed: ${e.message}`);
+    void router.lifecycle.exit(undefined);
+  });
+  await done;
+  input.removeAllListeners('data');
+}

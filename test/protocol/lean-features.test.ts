@@ -1,0 +1,221 @@
+/**
+ * Premise features in front of the fake Lean server: completions merged into
+ * Lean's (and answered alone for our own trigger characters), local resolve that
+ * never reaches Lean, goals via our own `$/lean/plainGoal` (retry after −32801,
+ * `plainTermGoal` fallback, passive capture of the editor's own goal requests),
+ * insert-premise code actions, hover, and the search/insert commands.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile, type Msg } from './harness.js';
+
+const editors: Editor[] = [];
+afterEach(() => {
+  for (const e of editors.splice(0)) e.kill();
+});
+
+async function start(initOptions?: unknown) {
+  const log = tempFile('lean.jsonl');
+  const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log } });
+  editors.push(e);
+  await e.initialize(initOptions);
+  return { e, prover: () => readTranscript(log) };
+}
+
+async function openAndWait(e: Editor, name: string, transform: (t: string) => string = (t) => t) {
+  const f = fixture(name);
+  const text = transform(f.text);
+  const ready = e.notification('$/lean/fileProgress', (p) => p.textDocument.uri === f.uri && p.processing.length === 0);
+  e.open(f.uri, text);
+  await ready;
+  return { uri: f.uri, text };
+}
+
+const premiseName = (item: any) => item?.data?.['premise-lsp'];
+const search = (e: Editor, args: unknown) => e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [args] });
+
+describe('completion', () => {
+  it('answers our own trigger character `[` inside `rw [` with ranked premises, without asking Lean for completions', async () => {
+    const { e, prover } = await start();
+    const { uri, text } = await openAndWait(e, 'Complete.lean');
+    const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 2, triggerCharacter: '[' } });
+    const items = r.result.items;
+    expect(premiseName(items[0])).toBe('Nat.add_comm');
+    expect(items[0].detail).toBe('theorem Nat.add_comm (n m : Nat) : n + m = m + n');
+    expect(items[0].documentation.value).toContain('Addition of natural numbers is commutative.');
+    expect(items[0].documentation.value).toContain('Init.Data.Nat.Basic');
+    expect(items[0].textEdit).toEqual({ range: { start: posOf(text, 'rw [', 4), end: posOf(text, 'rw [', 4) }, newText: 'Nat.add_comm' });
+    const sent = prover().filter((x) => x.dir === 'in').map((x) => x.msg);
+    expect(sent.some((m) => m.method === 'textDocument/completion')).toBe(false);
+    // the goal came from our own plainGoal, whose reply never reached the editor
+    expect(sent.some((m) => m.method === '$/lean/plainGoal' && String(m.id).startsWith('premise:'))).toBe(true);
+    expect(e.received.some((m) => String(m.id).startsWith('premise:'))).toBe(false);
+  });
+
+  it('merges premises after Lean\'s items for an invoked completion after `exact `', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Complete.lean');
+    const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'exact ', 6), context: { triggerKind: 1 } });
+    const items: any[] = r.result.items;
+    expect(items.slice(0, 3).map((i) => i.label)).toEqual(['Nat.succ', 'Nat.zero', 'Nat.rec']);
+    expect(items.slice(0, 3).every((i) => Array.isArray(i.data))).toBe(true);
+    expect(premiseName(items[3])).toBe('Nat.le_of_lt_succ');
+    const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+    expect(sorted.map((i) => i.label)).toEqual(items.map((i) => i.label));
+  });
+
+  it('puts a premise first when the typed prefix matches it better than every Lean item', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Complete.lean');
+    const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'simp [Nat.mu', 12), context: { triggerKind: 1 } });
+    const sorted = [...r.result.items].sort((a: any, b: any) => (a.sortText < b.sortText ? -1 : 1));
+    expect(premiseName(sorted[0])).toBe('Nat.mul_comm');
+    expect(sorted[0].textEdit.range.start).toEqual(posOf(text, 'Nat.mu'));
+  });
+
+  it('resolves its own items locally and forwards Lean\'s', async () => {
+    const { e, prover } = await start();
+    const { uri, text } = await openAndWait(e, 'Complete.lean');
+    const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'exact ', 6), context: { triggerKind: 1 } });
+    const ours = r.result.items.find((i: any) => premiseName(i) === 'Nat.le_of_lt_succ');
+    const theirs = r.result.items[0];
+    const a = await e.request('completionItem/resolve', ours);
+    expect(a.error).toBeUndefined();
+    expect(a.result.documentation.value).toContain('A number below `n + 1` is at most `n`.');
+    expect(a.result.documentation.value).toContain('theorem Nat.le_of_lt_succ');
+    const b = await e.request('completionItem/resolve', theirs);
+    expect(b.result.detail).toBe('resolved by fake lean (Nat.succ)');
+    const resolves = prover().filter((x) => x.dir === 'in' && x.msg.method === 'completionItem/resolve');
+    expect(resolves.map((x) => x.msg.params.label)).toEqual(['Nat.succ']);
+  });
+
+  it('adds nothing (and asks Lean nothing) for a space typed outside a premise slot', async () => {
+    const { e, prover } = await start();
+    const { uri, text } = await openAndWait(e, 'Complete.lean');
+    const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'rfl ', 4), context: { triggerKind: 2, triggerCharacter: ' ' } });
+    expect(r.result).toEqual({ isIncomplete: true, items: [] });
+    expect(prover().some((x) => x.msg.method === 'textDocument/completion' || x.msg.method === '$/lean/plainGoal')).toBe(false);
+  });
+
+  it('retries the goal after −32801 once fileProgress reports processing: []', async () => {
+    const { e, prover } = await start();
+    const f = fixture('Complete.lean');
+    const text = '-- elab-ms: 300\n' + f.text;
+    e.open(f.uri, text);
+    const r = await e.request('textDocument/completion', { textDocument: { uri: f.uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 2, triggerCharacter: '[' } });
+    expect(premiseName(r.result.items[0])).toBe('Nat.add_comm');
+    const own = prover().filter((x) => String(x.msg.id).startsWith('premise:'));
+    const replies = own.filter((x) => x.dir === 'out');
+    expect(replies[0].msg.error?.code).toBe(-32801);
+    expect(replies[1].msg.result.goals).toEqual(['a b : Nat\n⊢ a + b = b + a']);
+  });
+});
+
+describe('goals', () => {
+  it('uses the main goal first with the others as context, and falls back to plainTermGoal', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Demo.lean');
+    const multi = await search(e, { uri, position: posOf(text, 'constructor') });
+    expect(multi.result.query).toBe('a b : Nat\n⊢ a * b = b * a\n\na b : Nat\n⊢ a + 0 = a');
+    expect(multi.result.results[0].name).toBe('Nat.mul_comm');
+    const term = await search(e, { uri, position: posOf(text, 'exact 0') });
+    expect(term.result).toMatchObject({ query: 'Nat', source: 'goal:plainTermGoal' });
+  });
+
+  it('captures goals from the editor\'s own plainGoal requests', async () => {
+    const { e, prover } = await start();
+    const { uri, text } = await openAndWait(e, 'Demo.lean');
+    const position = posOf(text, 'exact Nat.le_of_lt_succ');
+    const own = await e.request('$/lean/plainGoal', { textDocument: { uri }, position });
+    expect(own.result.goals).toHaveLength(1);
+    const r = await search(e, { uri, position });
+    expect(r.result.source).toBe('goal:cache');
+    expect(r.result.results[0].name).toBe('Nat.le_of_lt_succ');
+    expect(prover().filter((x) => x.msg.method === '$/lean/plainGoal').map((x) => x.msg.id)).toEqual([own.id]);
+  });
+
+  it('waits for delayed goals', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Slow.lean');
+    const r = await search(e, { uri, position: posOf(text, 'simp') });
+    expect(r.result).toMatchObject({ query: 'n : Nat\n⊢ n + 0 = n', source: 'goal:plainGoal' });
+    expect(r.result.results[0].name).toBe('Nat.add_zero');
+  });
+});
+
+describe('code actions', () => {
+  function apply(text: string, action: any): string {
+    const [change] = action.edit.documentChanges;
+    const [edit] = change.edits;
+    const lines = text.split('\n');
+    const { start, end } = edit.range;
+    expect(start.line).toBe(end.line);
+    const l = lines[start.line];
+    lines[start.line] = l.slice(0, start.character) + edit.newText + l.slice(end.character);
+    return lines.join('\n');
+  }
+
+  it('offers tactic insertions that fit the goal, after Lean\'s own actions', async () => {
+    const { e, prover } = await start();
+    const { uri, text } = await openAndWait(e, 'Actions.lean');
+    const at = (line: number) => ({ textDocument: { uri }, range: { start: { line, character: 2 }, end: { line, character: 2 } }, context: { diagnostics: [] } });
+    const eq = await e.request('textDocument/codeAction', at(2));
+    expect(eq.result[0].title).toBe('Try this: simp');
+    const ours = eq.result.slice(1);
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.length).toBeLessThanOrEqual(5);
+    expect(ours[0].title).toBe('Insert premise: rw [Nat.add_comm]');
+    expect(ours[0].edit.documentChanges[0].textDocument).toEqual({ uri, version: 1 });
+    expect(apply(text, ours[0]).split('\n')[2]).toBe('  rw [Nat.add_comm]');
+
+    const le = await e.request('textDocument/codeAction', at(6));
+    const top = le.result[1];
+    expect(apply(text, top).split('\n')[6]).toBe('  apply Nat.le_of_lt_succ');
+
+    const list = await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: posOf(text, 'simp [', 6), end: posOf(text, 'simp [', 6) }, context: { diagnostics: [] } });
+    expect(apply(text, list.result[1]).split('\n')[10]).toBe('  simp [Nat.add_comm');
+
+    // resolve: ours answered here, Lean's forwarded
+    const mine = await e.request('codeAction/resolve', ours[0]);
+    expect(mine.result).toEqual(ours[0]);
+    const theirs = await e.request('codeAction/resolve', eq.result[0]);
+    expect(theirs.result.edit).toBeDefined();
+    const resolves = prover().filter((x) => x.dir === 'in' && x.msg.method === 'codeAction/resolve');
+    expect(resolves.map((x) => x.msg.params.title)).toEqual(['Try this: simp']);
+  });
+
+  it('respects codeActions.max', async () => {
+    const { e } = await start({ 'premise-lsp': { codeActions: { max: 1 } } });
+    const { uri } = await openAndWait(e, 'Actions.lean');
+    const r = await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 2, character: 2 }, end: { line: 2, character: 2 } }, context: { diagnostics: [] } });
+    expect(r.result).toHaveLength(2);
+  });
+});
+
+describe('hover and commands', () => {
+  it('appends the premise to Lean\'s hover on a premise name', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Demo.lean');
+    const h = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'Nat.add_comm', 6) });
+    const value: string = h.result.contents.value;
+    expect(value.startsWith('```lean\nNat.add_comm : Prop\n```')).toBe(true);
+    expect(value).toContain('theorem Nat.add_comm (n m : Nat) : n + m = m + n');
+    expect(value).toContain('Init.Data.Nat.Basic (Init/Data/Nat/Basic.lean:42)');
+    const plain = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'add_comm_demo', 3) });
+    expect(plain.result.contents.value).toBe('```lean\nadd_comm_demo : Prop\n```');
+  });
+
+  it('searches free text, rejects unknown documents, and inserts through workspace/applyEdit', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Actions.lean');
+    const r = await search(e, { query: 'a * b = b * a', k: 2 });
+    expect(r.result.results.map((x: any) => x.name)).toEqual(['Nat.mul_comm', 'Nat.add_comm']);
+    const bad = await search(e, { uri: 'file:///nowhere.lean', position: { line: 0, character: 0 } });
+    expect(bad.error?.code).toBe(-32602);
+    expect(bad.error?.message).toContain('unknown document');
+    const edit = e.waitFor((m: Msg) => m.method === 'workspace/applyEdit');
+    const ins = await e.request('workspace/executeCommand', { command: 'premise-lsp.insert', arguments: [{ uri, position: { line: 2, character: 2 }, name: 'Nat.add_comm' }] });
+    expect(ins.result).toMatchObject({ applied: true, text: 'rw [Nat.add_comm]' });
+    expect((await edit).params.edit.documentChanges[0].edits[0].newText).toBe('rw [Nat.add_comm]');
+    void text;
+  });
+});

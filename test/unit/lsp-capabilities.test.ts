@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { mergeCapabilities, upstreamAdvertises } from '../../server/src/lsp/capabilities.js';
+
+const lean = {
+  textDocumentSync: { openClose: true, change: 2 },
+  completionProvider: { triggerCharacters: ['.'], resolveProvider: true },
+  codeActionProvider: { resolveProvider: true },
+  hoverProvider: true,
+  experimental: { rpcProvider: {} },
+};
+const isabelle = { textDocumentSync: 2, completionProvider: { resolveProvider: false, triggerCharacters: ['\\'] }, hoverProvider: true, codeActionProvider: true, definitionProvider: true };
+
+describe('mergeCapabilities', () => {
+  it('adds ours and keeps the rest', () => {
+    const m = mergeCapabilities(lean);
+    expect(m.completionProvider).toEqual({ triggerCharacters: ['.', '[', ' ', ','], resolveProvider: true });
+    expect(m.experimental).toEqual({ rpcProvider: {} });
+    expect(m.textDocumentSync).toEqual(lean.textDocumentSync);
+    expect(m.executeCommandProvider).toEqual({ commands: ['premise-lsp.search', 'premise-lsp.insert'] });
+  });
+  it('turns on resolve where the upstream had none', () => {
+    const m = mergeCapabilities(isabelle);
+    expect(m.completionProvider).toMatchObject({ resolveProvider: true });
+    expect(m.codeActionProvider).toEqual({ codeActionKinds: ['quickfix'], resolveProvider: true });
+    expect(m.textDocumentSync).toBe(2);
+  });
+  it('does not mutate its input', () => {
+    const copy = JSON.parse(JSON.stringify(lean));
+    mergeCapabilities(lean);
+    expect(lean).toEqual(copy);
+  });
+});
+
+describe('upstreamAdvertises', () => {
+  it('checks standard methods against capabilities', () => {
+    expect(upstreamAdvertises('textDocument/references', isabelle, 'isabelle')).toBe(false);
+    expect(upstreamAdvertises('textDocument/definition', isabelle, 'isabelle')).toBe(true);
+    expect(upstreamAdvertises('completionItem/resolve', isabelle, 'isabelle')).toBe(false);
+    expect(upstreamAdvertises('completionItem/resolve', lean, 'lean')).toBe(true);
+    expect(upstreamAdvertises('workspace/executeCommand', lean, 'lean', { command: 'x' })).toBe(false);
+  });
+  it('sends non-standard requests to Lean but only PIDE/ ones to Isabelle', () => {
+    expect(upstreamAdvertises('$/lean/plainGoal', lean, 'lean')).toBe(true);
+    expect(upstreamAdvertises('$/lean/plainGoal', isabelle, 'isabelle')).toBe(false);
+    expect(upstreamAdvertises('PIDE/state_init', isabelle, 'isabelle')).toBe(true);
+    expect(upstreamAdvertises('shutdown', isabelle, 'isabelle')).toBe(true);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { applyConfig, defaultConfig, sectionOf } from '../../server/src/lsp/config.js';
+
+describe('settings', () => {
+  it('has the documented defaults', () => {
+    expect(defaultConfig()).toMatchObject({ k: 20, mode: 'hybrid', rerank: false, goalTimeoutMs: 3000, completion: { enabled: true }, codeActions: { max: 5 } });
+  });
+  it('applies valid keys, nested or dotted, and keeps the previous value for invalid ones', () => {
+    const r = applyConfig(defaultConfig(), { k: 0, mode: 'dense', 'completion.enabled': false, codeActions: { max: 2 }, upstreamCommand: 'lean --server', other: 1 });
+    expect(r.config).toMatchObject({ k: 20, mode: 'dense', completion: { enabled: false }, codeActions: { max: 2 }, upstreamCommand: ['lean', '--server'] });
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatch(/premise-lsp\.k must be an integer from 1 to 500 \(got 0\); keeping the previous value/);
+    expect(r.changed.sort()).toEqual(['codeActions.max', 'completion.enabled', 'mode', 'upstreamCommand']);
+  });
+  it('rejects a non-object section', () => {
+    expect(applyConfig(defaultConfig(), 'x').errors).toHaveLength(1);
+    expect(applyConfig(defaultConfig(), null).errors).toHaveLength(0);
+  });
+  it('finds our section in initializationOptions', () => {
+    expect(sectionOf({ 'premise-lsp': { k: 3 }, editDelay: 10 }, false)).toEqual({ k: 3 });
+    expect(sectionOf({ editDelay: 10 }, false)).toBeUndefined();
+    expect(sectionOf({ k: 3 }, true)).toEqual({ k: 3 });
+  });
+});

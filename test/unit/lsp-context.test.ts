@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { cursorContext, declarationBefore, identifierAt } from '../../server/src/lsp/text/context.js';
+
+const at = (text: string, flavor: 'lean' | 'isabelle' = 'lean') => cursorContext(text, text.length, flavor);
+
+describe('premise slots', () => {
+  it('detects Lean list tactics', () => {
+    expect(at('  rw [').slot).toEqual({ kind: 'list', tactic: 'rw' });
+    expect(at('  rw [← Nat.add_comm, ').slot).toEqual({ kind: 'list', tactic: 'rw' });
+    expect(at('  simp only [foo, Nat.ad')).toMatchObject({ prefix: 'Nat.ad', slot: { kind: 'list', tactic: 'simp' } });
+    expect(at('  nth_rewrite 2 [').slot?.tactic).toBe('nth_rewrite');
+    expect(at('  rw [foo] at h').slot).toBeUndefined();
+    expect(at('  have h : [1, 2] = ').slot).toBeUndefined();
+  });
+
+  it('detects Lean term positions', () => {
+    expect(at('  exact ').slot).toEqual({ kind: 'term', tactic: 'exact' });
+    expect(at('  apply Nat.le').slot).toEqual({ kind: 'term', tactic: 'apply' });
+    expect(at('  simpa using ').slot?.tactic).toBe('using');
+    expect(at('  rfl ').slot).toBeUndefined();
+    expect(at('theorem foo (exact : Nat) ').slot).toBeUndefined();
+  });
+
+  it('detects Isabelle method arguments', () => {
+    expect(at('  by (simp add: ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'simp add:' });
+    expect(at('  apply (auto intro: foo ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'auto intro:' });
+    expect(at('  by (rule ', 'isabelle').slot).toEqual({ kind: 'term', tactic: 'rule' });
+    expect(at('  using ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'using' });
+    expect(at('  using foo by ', 'isabelle').slot).toBeUndefined();
+    expect(at('  by simp ', 'isabelle').slot).toBeUndefined();
+  });
+
+  it('does not carry a slot across a blank line', () => {
+    expect(at('  rw [\n\ntheorem x : ').slot).toBeUndefined();
+  });
+});
+
+describe('identifiers', () => {
+  it('finds dotted names with Unicode and subscripts', () => {
+    const t = 'exact Nat.le_of_lt_succ h₀';
+    expect(identifierAt(t, 10)).toMatchObject({ name: 'Nat.le_of_lt_succ', start: 6 });
+    expect(identifierAt(t, t.length)).toMatchObject({ name: 'h₀' });
+    expect(identifierAt('foo.bar.', 3)?.name).toBe('foo.bar');
+    expect(identifierAt('  ', 1)).toBeUndefined();
+    expect(identifierAt('x + 12', 5)).toBeUndefined();
+  });
+});
+
+describe('declaration fallback', () => {
+  it('takes the enclosing declaration up to the cursor', () => {
+    const t = 'theorem a : True := trivial\n\n@[simp] theorem b (x : Nat) : x + 0 = x := by\n  rw [';
+    expect(declarationBefore(t, t.length, 'lean')).toBe('@[simp] theorem b (x : Nat) : x + 0 = x := by\n  rw [');
+    const i = 'lemma foo: "x + 0 = x"\n  by (simp add: ';
+    expect(declarationBefore(i, i.length, 'isabelle')).toBe(i.trim());
+  });
+});

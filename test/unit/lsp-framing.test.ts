@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { encodeFrame, FrameDecoder, type Frame } from '../../server/src/upstream/framing.js';
+import { classify } from '../../server/src/upstream/messages.js';
+
+function decode(chunks: Array<string | Buffer>, maxBytes?: number): Frame[] {
+  const out: Frame[] = [];
+  const d = new FrameDecoder((f) => out.push(f), { maxBytes });
+  for (const c of chunks) d.push(typeof c === 'string' ? Buffer.from(c, 'utf8') : c);
+  return out;
+}
+const frame = (body: string, len = Buffer.byteLength(body)) => `Content-Length: ${len}\r\n\r\n${body}`;
+
+describe('FrameDecoder', () => {
+  it('keeps the exact body bytes, across arbitrary chunking', () => {
+    const body = '{"jsonrpc":"2.0",  "id":1,"method":"x","params":{"t":"⊢ a ≤ b"}}';
+    const all = Buffer.from(frame(body) + frame('{"jsonrpc":"2.0","method":"y"}'), 'utf8');
+    const chunks = [...all].map((b) => Buffer.from([b])); // one byte at a time
+    const out = decode(chunks);
+    expect(out).toHaveLength(2);
+    expect(out[0].kind === 'message' && out[0].raw.toString('utf8')).toBe(body);
+  });
+
+  it('reports invalid JSON and carries on with the next message', () => {
+    const out = decode([frame('{nope'), frame('{"a":1}')]);
+    expect(out.map((f) => f.kind)).toEqual(['error', 'message']);
+  });
+
+  it('recovers from a too-short and a too-long Content-Length', () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"x"}';
+    const short = decode([frame(body, body.length - 5) + frame('{"b":2}')]);
+    expect(short.map((f) => f.kind)).toEqual(['error', 'message']);
+    const long = decode([frame(body, body.length + 30), frame('{"b":2}')]);
+    expect(long.map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual([{ jsonrpc: '2.0', id: 1, method: 'x' }, { b: 2 }]);
+  });
+
+  it('resynchronises after a header without Content-Length or with a non-number', () => {
+    const out = decode(['X-Foo: 1\r\n\r\n{"a":1}', 'Content-Length: abc\r\n\r\n{}', frame('{"ok":true}')]);
+    expect(out.filter((f) => f.kind === 'error').length).toBeGreaterThanOrEqual(1);
+    expect(out.at(-1)).toMatchObject({ kind: 'message', value: { ok: true } });
+  });
+
+  it('skips oversized bodies', () => {
+    const big = '{"x":"' + 'a'.repeat(100) + '"}';
+    const out = decode([frame(big), frame('{"ok":1}')], 50);
+    expect(out.map((f) => f.kind)).toEqual(['error', 'message']);
+  });
+
+  it('handles a large body arriving in many chunks', () => {
+    const body = JSON.stringify({ text: 'x'.repeat(2_000_000) });
+    const all = Buffer.from(frame(body));
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < all.length; i += 65536) chunks.push(all.subarray(i, i + 65536));
+    const out = decode(chunks);
+    expect(out).toHaveLength(1);
+    expect(out[0].kind === 'message' && out[0].raw.length).toBe(body.length);
+  });
+
+  it('encodes byte lengths, not character counts', () => {
+    expect(encodeFrame('"⊢"').toString('latin1').startsWith('Content-Length: 5\r\n')).toBe(true);
+  });
+});
+
+describe('classify', () => {
+  const raw = Buffer.alloc(0);
+  it('tells requests, notifications, responses and invalid messages apart', () => {
+    expect(classify({ jsonrpc: '2.0', id: '', method: 'workspace/applyEdit' }, raw).kind).toBe('request');
+    expect(classify({ jsonrpc: '2.0', method: 'exit' }, raw).kind).toBe('notification');
+    expect(classify({ jsonrpc: '2.0', id: 'register_lean_watcher', result: null }, raw).kind).toBe('response');
+    expect(classify({ jsonrpc: '2.0', id: 3 }, raw)).toMatchObject({ kind: 'invalid', id: 3 });
+    expect(classify([1], raw)).toMatchObject({ kind: 'invalid', id: null });
+    expect(classify({ id: {}, method: 'x' }, raw)).toMatchObject({ kind: 'invalid', id: null });
+  });
+});
