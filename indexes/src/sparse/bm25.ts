@@ -8,8 +8,31 @@
 export const K1 = 1.2;
 export const B = 0.75;
 
+/** Term ↔ id: a Map for indexes built in memory, a sorted string table for loaded ones. */
+export interface TermLookup {
+  readonly size: number;
+  find(term: string): number | undefined;
+  get(id: number): string;
+}
+
+class MapLookup implements TermLookup {
+  private readonly ids = new Map<string, number>();
+  constructor(private readonly terms: string[]) {
+    terms.forEach((t, i) => this.ids.set(t, i));
+  }
+  get size(): number {
+    return this.terms.length;
+  }
+  find(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+  get(id: number): string {
+    return this.terms[id]!;
+  }
+}
+
 export interface Bm25Arrays {
-  vocab: string[];
+  vocab: TermLookup;
   /** offsets[t]..offsets[t+1] are term t's postings; length vocab.length + 1. */
   offsets: Uint32Array;
   docs: Uint32Array;
@@ -19,11 +42,11 @@ export interface Bm25Arrays {
 }
 
 export class Bm25Index {
-  private readonly termIds: Map<string, number>;
+  constructor(readonly arrays: Bm25Arrays) {}
 
-  constructor(readonly arrays: Bm25Arrays) {
-    this.termIds = new Map();
-    arrays.vocab.forEach((t, i) => this.termIds.set(t, i));
+  /** All terms, by id. */
+  vocab(): string[] {
+    return Array.from({ length: this.arrays.vocab.size }, (_, i) => this.arrays.vocab.get(i));
   }
 
   get docCount(): number {
@@ -32,7 +55,7 @@ export class Bm25Index {
 
   /** Document frequency of a term (0 when unknown). */
   df(term: string): number {
-    const t = this.termIds.get(term);
+    const t = this.arrays.vocab.find(term);
     if (t === undefined) return 0;
     return this.arrays.offsets[t + 1]! - this.arrays.offsets[t]!;
   }
@@ -44,7 +67,7 @@ export class Bm25Index {
   accumulate(termWeights: Map<string, number>, acc: Float32Array): void {
     const { offsets, docs, weights } = this.arrays;
     for (const [term, w] of termWeights) {
-      const t = this.termIds.get(term);
+      const t = this.arrays.vocab.find(term);
       if (t === undefined) continue;
       const end = offsets[t + 1]!;
       for (let p = offsets[t]!; p < end; p++) acc[docs[p]!]! += w * weights[p]!;
@@ -93,7 +116,7 @@ export class Bm25Index {
         k++;
       }
     }
-    return new Bm25Index({ vocab, offsets, docs, weights, docCount: docTerms.length });
+    return new Bm25Index({ vocab: new MapLookup(vocab), offsets, docs, weights, docCount: docTerms.length });
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * A tiny binary container: magic, a JSON header listing typed sections, then the
- * sections, 8-byte aligned. Reading is one `readFileSync` plus zero-copy typed
- * views, and every structural fact is checked so that a corrupt or truncated file
- * fails with an error naming the file instead of producing garbage.
+ * sections, 8-byte aligned. Each section is read with one call into its own
+ * aligned buffer (large ones can stay on disk and be read by range), and every
+ * structural fact is checked so that a corrupt or truncated file fails with an
+ * error naming the file instead of producing garbage.
  */
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 
 const MAGIC = 'PLSPBIN1';
 
@@ -65,46 +66,60 @@ export function writeContainer(file: string, sections: Record<string, SectionDat
 export class Container {
   private constructor(
     readonly file: string,
-    private readonly buf: Buffer,
+    private readonly fd: number,
     private readonly dataStart: number,
     private readonly sections: Map<string, SectionHeader>,
+    private readonly loaded: Map<string, Buffer>,
   ) {}
 
-  static read(file: string): Container {
-    let buf: Buffer;
+  /**
+   * Reads the header and every section except those named in `lazy`, which stay
+   * on disk and are read by range on demand (`range`), keeping memory small.
+   */
+  static read(file: string, lazy: string[] = []): Container {
+    let fd: number;
     try {
-      buf = readFileSync(file);
-      // typed views need an aligned start; small reads may come from Node's pool
-      if (buf.byteOffset % 8 !== 0) buf = Buffer.from(new Uint8Array(buf));
+      fd = openSync(file, 'r');
     } catch (e) {
       throw new IndexFileError(file, (e as Error).message);
     }
-    if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) {
+    try {
+      return Container.parse(file, fd, new Set(lazy));
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+  }
+
+  private static parse(file: string, fd: number, lazy: Set<string>): Container {
+    const size = fstatSync(fd).size;
+    const prefix = readAt(fd, 0, Math.min(16, size));
+    if (size < 16 || prefix.toString('latin1', 0, 8) !== MAGIC) {
       throw new IndexFileError(file, 'not a premise-lsp index file (bad magic number)');
     }
-    const headerLen = buf.readUInt32LE(8);
-    if (16 + headerLen > buf.length) throw new IndexFileError(file, 'truncated header');
+    const headerLen = prefix.readUInt32LE(8);
+    if (16 + headerLen > size) throw new IndexFileError(file, 'truncated header');
     let header: { sections: SectionHeader[]; dataBytes: number };
     try {
-      header = JSON.parse(buf.toString('utf8', 16, 16 + headerLen));
+      header = JSON.parse(readAt(fd, 16, headerLen).toString('utf8'));
     } catch {
       throw new IndexFileError(file, 'unreadable header');
     }
     const dataStart = align8(16 + headerLen);
-    if (!Array.isArray(header.sections) || dataStart + header.dataBytes !== buf.length) {
-      throw new IndexFileError(
-        file,
-        `expected ${dataStart + (header.dataBytes ?? 0)} bytes, found ${buf.length} (truncated or extended)`,
-      );
+    if (!Array.isArray(header.sections) || dataStart + header.dataBytes !== size) {
+      throw new IndexFileError(file, `expected ${dataStart + (header.dataBytes ?? 0)} bytes, found ${size} (truncated or extended)`);
     }
     const sections = new Map<string, SectionHeader>();
+    const loaded = new Map<string, Buffer>();
     for (const s of header.sections) {
       if (s.offset < 0 || s.offset + s.bytes > header.dataBytes || s.offset % 8 !== 0) {
         throw new IndexFileError(file, `section ${s.name} lies outside the file`);
       }
       sections.set(s.name, s);
+      if (!lazy.has(s.name)) loaded.set(s.name, readAt(fd, dataStart + s.offset, s.bytes));
     }
-    return new Container(file, buf, dataStart, sections);
+    if (!lazy.size) closeSync(fd);
+    return new Container(file, lazy.size ? fd : -1, dataStart, sections, loaded);
   }
 
   private section(name: string, dtype: Dtype): SectionHeader {
@@ -114,29 +129,57 @@ export class Container {
     return s;
   }
 
-  private view(name: string, dtype: Dtype, width: number): { offset: number; length: number } {
+  private data(name: string, dtype: Dtype, width: number): Buffer {
     const s = this.section(name, dtype);
     if (s.bytes % width) throw new IndexFileError(this.file, `section ${name} has a partial element`);
-    return { offset: this.buf.byteOffset + this.dataStart + s.offset, length: s.bytes / width };
+    const buf = this.loaded.get(name);
+    if (!buf) throw new IndexFileError(this.file, `section ${name} was not loaded`);
+    return buf;
   }
 
   u32(name: string): Uint32Array {
-    const v = this.view(name, 'u32', 4);
-    return new Uint32Array(this.buf.buffer, v.offset, v.length);
+    const b = this.data(name, 'u32', 4);
+    return new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
   }
   f32(name: string): Float32Array {
-    const v = this.view(name, 'f32', 4);
-    return new Float32Array(this.buf.buffer, v.offset, v.length);
+    const b = this.data(name, 'f32', 4);
+    return new Float32Array(b.buffer, b.byteOffset, b.length / 4);
   }
   i8(name: string): Int8Array {
-    const v = this.view(name, 'i8', 1);
-    return new Int8Array(this.buf.buffer, v.offset, v.length);
+    const b = this.data(name, 'i8', 1);
+    return new Int8Array(b.buffer, b.byteOffset, b.length);
   }
-  bytes(name: string): Buffer {
-    const s = this.section(name, 'utf8');
-    return this.buf.subarray(this.dataStart + s.offset, this.dataStart + s.offset + s.bytes);
+  u8(name: string): Buffer {
+    return this.data(name, 'u8', 1);
   }
   utf8(name: string): string {
-    return this.bytes(name).toString('utf8');
+    return this.data(name, 'utf8', 1).toString('utf8');
   }
+
+  /** Size in bytes of a section (lazy or not). */
+  sectionBytes(name: string): number {
+    const s = this.sections.get(name);
+    if (!s) throw new IndexFileError(this.file, `missing section ${name}`);
+    return s.bytes;
+  }
+
+  /** Bytes [start, end) of a lazy section, read from disk. */
+  range(name: string, start: number, end: number): Buffer {
+    const s = this.sections.get(name);
+    if (!s || this.fd < 0) throw new IndexFileError(this.file, `section ${name} is not readable by range`);
+    if (start < 0 || end > s.bytes || start > end) throw new IndexFileError(this.file, `range ${start}..${end} outside section ${name}`);
+    return readAt(this.fd, this.dataStart + s.offset + start, end - start);
+  }
+}
+
+/** Reads exactly `bytes` at `position` into a fresh (8-byte aligned) buffer. */
+function readAt(fd: number, position: number, bytes: number): Buffer {
+  const buf = Buffer.allocUnsafeSlow(bytes);
+  let done = 0;
+  while (done < bytes) {
+    const n = readSync(fd, buf, done, bytes - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === bytes ? buf : buf.subarray(0, done);
 }

@@ -15,6 +15,7 @@ import { crc32 } from 'node:zlib';
 import { Bm25Index } from '../sparse/bm25.js';
 import { Container, IndexFileError, writeContainer } from './container.js';
 import { encodePremises, PremiseTable, type PremiseInfo } from './premises.js';
+import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 
 export const FORMAT = 'premise-lsp-index';
@@ -64,7 +65,7 @@ export async function writeIndexDir(dir: string, content: IndexContent): Promise
   const { sparse } = content;
   writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos));
   writeContainer(join(dir, 'sparse.bin'), {
-    vocab: sparse.arrays.vocab.join('\n'),
+    ...stringSections('vocab', encodeStrings(sparse.vocab())),
     offsets: sparse.arrays.offsets,
     docs: sparse.arrays.docs,
     weights: sparse.arrays.weights,
@@ -122,14 +123,15 @@ function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): st
 
 export function readIndexDir(dir: string): IndexParts {
   const manifest = readManifest(dir);
-  const premises = new PremiseTable(Container.read(checkFile(dir, manifest, 'premises.bin', false)));
+  const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
   const sc = Container.read(checkFile(dir, manifest, 'sparse.bin', false));
-  const vocabText = sc.utf8('vocab');
+  const vocab = new StringTable({ blob: sc.u8('vocabBlob'), offsets: sc.u32('vocabOffsets'), order: sc.u32('vocabOrder') });
   const offsets = sc.u32('offsets');
   const docs = sc.u32('docs');
   const weights = sc.f32('weights');
-  const vocab = vocabText.length ? vocabText.split('\n') : [];
-  if (offsets.length !== vocab.length + 1 || docs.length !== weights.length || offsets[vocab.length] !== docs.length) {
+  const bad = vocab.check();
+  if (bad) throw new IndexFileError(sc.file, bad);
+  if (offsets.length !== vocab.size + 1 || docs.length !== weights.length || offsets[vocab.size] !== docs.length) {
     throw new IndexFileError(sc.file, 'postings tables disagree');
   }
   for (let i = 0; i < docs.length; i++) {

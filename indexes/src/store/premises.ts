@@ -1,10 +1,12 @@
 /**
  * The metadata sidecar: one JSON object per premise, stored back to back with an
- * offset table and decoded only when a premise is actually shown. Names are kept
- * in their own section so the name → id map is built without JSON parsing.
+ * offset table, left on disk and read only when a premise is actually shown.
+ * Names live in a sorted string table, so finding a premise by name costs a
+ * binary search and loading costs nothing.
  */
 import type { DeclKind, Lang, PremiseRecord, Range } from '../extract/record.js';
 import { Container, IndexFileError, type SectionData } from './container.js';
+import { encodeStrings, stringSections, StringTable } from './strings.js';
 
 /** What an index keeps about each premise (a PremiseRecord without its proof refs). */
 export interface PremiseInfo {
@@ -51,47 +53,53 @@ export function encodePremises(infos: PremiseInfo[]): Record<string, SectionData
   });
   offsets[infos.length] = at;
   return {
-    names: infos.map((p) => p.name).join('\n'),
+    ...stringSections('names', encodeStrings(infos.map((p) => p.name))),
     meta: Buffer.concat(chunks).toString('utf8'),
     metaOffsets: offsets,
     uses: Uint32Array.from(infos, (p) => p.uses),
   };
 }
 
+/** The sidecar as loaded: names and use counts in memory, records read from disk on demand. */
 export class PremiseTable {
-  readonly names: string[];
   readonly uses: Uint32Array;
-  private readonly byName = new Map<string, number>();
-  private readonly meta: Buffer;
+  private readonly names: StringTable;
   private readonly offsets: Uint32Array;
 
-  constructor(c: Container) {
-    const names = c.utf8('names');
-    this.names = names.length ? names.split('\n') : [];
-    this.meta = c.bytes('meta');
+  constructor(private readonly c: Container) {
+    this.names = new StringTable({ blob: c.u8('namesBlob'), offsets: c.u32('namesOffsets'), order: c.u32('namesOrder') });
     this.offsets = c.u32('metaOffsets');
     this.uses = c.u32('uses');
-    const n = this.names.length;
-    if (this.offsets.length !== n + 1 || this.uses.length !== n || this.offsets[n] !== this.meta.length) {
+    const n = this.names.size;
+    const bad = this.names.check();
+    if (bad) throw new IndexFileError(c.file, bad);
+    if (this.offsets.length !== n + 1 || this.uses.length !== n || this.offsets[n] !== c.sectionBytes('meta')) {
       throw new IndexFileError(c.file, `premise tables disagree (${n} names, ${this.offsets.length - 1} records)`);
     }
-    this.names.forEach((name, i) => this.byName.set(name, i));
+  }
+
+  static open(file: string): PremiseTable {
+    return new PremiseTable(Container.read(file, ['meta']));
   }
 
   get size(): number {
-    return this.names.length;
+    return this.names.size;
+  }
+
+  name(id: number): string {
+    return this.names.get(id);
   }
 
   id(name: string): number | undefined {
-    return this.byName.get(name);
+    return this.names.find(name);
   }
 
   get(id: number): PremiseInfo {
-    const raw = this.meta.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
+    const raw = this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8');
     try {
       return JSON.parse(raw) as PremiseInfo;
     } catch {
-      throw new Error(`corrupt premise record #${id} (${this.names[id]}) in index metadata`);
+      throw new IndexFileError(this.c.file, `premise record #${id} (${this.name(id)}) is not valid JSON`);
     }
   }
 }

@@ -8,6 +8,7 @@ import type { Mode } from '../engine/types.js';
 import { loadDataset, type DatasetName } from '../eval/datasets.js';
 import { runEval } from '../eval/run.js';
 import { defaultModelDir } from '../paths.js';
+import { completionOverhead } from './completion.js';
 import type { BenchConfig } from './main.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -110,8 +111,17 @@ async function quality(cfg: BenchConfig) {
   return { evals: out };
 }
 
-async function completion(_cfg: BenchConfig) {
-  return { skipped: 'the language server is not wired into the bench yet' };
+async function completion(cfg: BenchConfig) {
+  const { direct, proxied } = await completionOverhead(cfg.indexDir, goals(cfg.shared));
+  const d = percentiles(direct);
+  const p = percentiles(proxied);
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return {
+    requests: proxied.length,
+    directMs: d,
+    proxiedMs: p,
+    addedMs: { p50: r(p.p50 - d.p50), p95: r(p.p95 - d.p95), p99: r(p.p99 - d.p99) },
+  };
 }
 
 export async function runWorker(stage: string, cfg: BenchConfig): Promise<unknown> {

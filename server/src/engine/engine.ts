@@ -32,12 +32,21 @@ export interface EngineOptions {
   defaultMode?: Mode;
 }
 
-export interface Candidate {
-  seg: Segment;
-  id: number;
-  info: PremiseInfo;
-  parts: ScoreParts;
-  score: number;
+/** A first-stage candidate; its metadata is read from the index only when asked for. */
+export class Candidate {
+  private cached?: PremiseInfo;
+  score = 0;
+
+  constructor(
+    readonly seg: Segment,
+    readonly id: number,
+    readonly order: number,
+    readonly parts: ScoreParts,
+  ) {}
+
+  get info(): PremiseInfo {
+    return (this.cached ??= this.seg.table.get(this.id));
+  }
 }
 
 export function weightedTerms(q: ParsedQuery): Map<string, number> {
@@ -155,27 +164,27 @@ export class Engine implements PremiseSearch {
     const weights = this.sparseWeights(q);
     const pool = Math.max(POOL, k);
     const cands: Candidate[] = [];
-    for (const seg of this.segments) {
+    this.segments.forEach((seg, segIndex) => {
       seg.acc.fill(0);
       seg.sparse.accumulate(weights, seg.acc);
       const ids = new Set<number>(mode === 'dense' ? [] : topByScore(seg.acc, seg.deleted, pool));
       if (vec && seg.dense) for (const h of seg.dense.top(vec, pool)) if (!seg.deleted[h.id]) ids.add(h.id);
       for (const id of ids) {
-        const info = seg.table.get(id);
-        if (opts.lang && info.lang !== opts.lang) continue;
         const parts: ScoreParts = { sparse: seg.acc[id]!, prior: Math.log1p(seg.table.uses[id]!) };
         if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
-        cands.push({ seg, id, info, parts, score: 0 });
+        const c = new Candidate(seg, id, segIndex * 2 ** 32 + id, parts);
+        if (!opts.lang || c.info.lang === opts.lang) cands.push(c);
       }
-    }
+    });
     const fused = fuse(
-      cands.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, uses: c.info.uses })),
+      cands.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, uses: c.seg.table.uses[c.id]! })),
       mode,
       this.maxUses,
       this.opts.weights ?? DEFAULT_WEIGHTS,
     );
     cands.forEach((c, i) => (c.score = fused[i]!));
-    cands.sort((a, b) => b.score - a.score || a.info.name.localeCompare(b.info.name));
+    // ties broken by position in the index, so results never depend on set order
+    cands.sort((a, b) => b.score - a.score || a.order - b.order);
     if (opts.rerank && this.opts.reranker) {
       const top = cands.slice(0, RERANK_TOP);
       const scores = await this.opts.reranker.score(q, top);
@@ -183,7 +192,7 @@ export class Engine implements PremiseSearch {
         c.parts.rerank = scores[i]!;
         c.score = scores[i]!;
       });
-      top.sort((a, b) => b.score - a.score);
+      top.sort((a, b) => b.score - a.score || a.order - b.order);
       cands.splice(0, top.length, ...top);
     }
     return cands.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));

@@ -1,0 +1,103 @@
+/**
+ * Completion latency added by premise-lsp with the goal already known: the same
+ * invoked completions (after `exact `, where prover items and premises are
+ * merged) are timed against the fake Lean server directly and through
+ * `premise-lsp serve` in front of it, serving the benchmark index. Each goal is
+ * first made known the way editors do it (the editor's own `$/lean/plainGoal`,
+ * captured passively), so the timed request pays for retrieval and merging only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { encodeFrame, FrameDecoder } from '../upstream/framing.js';
+import { packageRoot } from '../paths.js';
+
+interface Reply {
+  id?: unknown;
+  result?: unknown;
+  error?: unknown;
+}
+
+class Client {
+  private nextId = 1;
+  private waiting = new Map<unknown, (r: Reply) => void>();
+  private decoder = new FrameDecoder((f) => {
+    if (f.kind !== 'message') return;
+    const m = f.value as Reply & { method?: string };
+    if (m.method !== undefined && m.id !== undefined) this.send({ jsonrpc: '2.0', id: m.id, result: null });
+    else if (m.method === undefined) this.waiting.get(m.id)?.(m);
+  });
+
+  constructor(readonly proc: ChildProcess) {
+    proc.stdout!.on('data', (d: Buffer) => this.decoder.push(d));
+  }
+
+  send(msg: object): void {
+    this.proc.stdin!.write(encodeFrame(JSON.stringify(msg)));
+  }
+
+  request(method: string, params: unknown): Promise<Reply> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, (r) => {
+        this.waiting.delete(id);
+        resolve(r);
+      });
+      this.send({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  notify(method: string, params: unknown): void {
+    this.send({ jsonrpc: '2.0', method, params });
+  }
+
+  async close(): Promise<void> {
+    await this.request('shutdown', null);
+    this.notify('exit', null);
+    await new Promise((r) => this.proc.once('exit', r));
+  }
+}
+
+/** One theorem per goal, each with a `-- goal:` annotation the fake Lean answers from. */
+function document(goals: string[]): { text: string; slots: { line: number; character: number }[] } {
+  const lines: string[] = [];
+  const slots: { line: number; character: number }[] = [];
+  goals.forEach((g, i) => {
+    lines.push(`theorem bench_${i} : True := by`, `  -- goal: ${g.replace(/\n/g, '\\n')}`, '  exact ', '');
+    slots.push({ line: lines.length - 2, character: 8 });
+  });
+  return { text: lines.join('\n'), slots };
+}
+
+async function timeCompletions(client: Client, uri: string, slots: { line: number; character: number }[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const position of slots) {
+    await client.request('$/lean/plainGoal', { textDocument: { uri }, position });
+    const t = performance.now();
+    await client.request('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } });
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+async function session(command: string[], goals: string[]): Promise<number[]> {
+  const proc = spawn(process.execPath, command, { stdio: ['pipe', 'pipe', 'ignore'], cwd: packageRoot() });
+  const client = new Client(proc);
+  await client.request('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+  client.notify('initialized', {});
+  const uri = 'file:///bench/Bench.lean';
+  const { text, slots } = document(goals);
+  client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lean4', version: 1, text } });
+  await timeCompletions(client, uri, slots.slice(0, 10)); // warm-up (index load, JIT)
+  const times = await timeCompletions(client, uri, slots.slice(10));
+  await client.close();
+  return times;
+}
+
+export async function completionOverhead(indexDir: string, goals: string[]): Promise<{ direct: number[]; proxied: number[] }> {
+  const root = packageRoot();
+  const fakeLean = join(root, 'test', 'doubles', 'fake-lean.mjs');
+  const sample = goals.slice(0, 210);
+  const direct = await session([fakeLean], sample);
+  const proxied = await session([join(root, 'dist', 'cli.js'), 'serve', '--stdio', '--index', indexDir, '--', process.execPath, fakeLean], sample);
+  return { direct, proxied };
+}
