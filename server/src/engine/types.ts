@@ -2,7 +2,10 @@
  * The retrieval engine's public contract. The CLI, the language server and the
  * (future) HTTP/batch APIs depend on this file only, never on engine internals.
  */
-import type { DeclKind, Lang, PremiseRecord, Range } from '../../../indexes/src/extract/record.js';
+import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
+import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
+
+export type { PremiseInfo };
 
 export type Mode = 'bm25' | 'dense' | 'hybrid';
 
@@ -37,20 +40,6 @@ export interface ScoreParts {
   rerank?: number;
 }
 
-export interface PremiseInfo {
-  name: string;
-  kind: DeclKind;
-  lang: Lang;
-  module: string;
-  file: string;
-  range: Range;
-  statement: string;
-  args: string[];
-  goal: string;
-  doc?: string;
-  /** How many declarations in the corpus reference this one in their proofs. */
-  uses: number;
-}
 
 export interface SearchHit extends PremiseInfo {
   /** 1-based rank. */
