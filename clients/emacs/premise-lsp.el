@@ -1,0 +1,271 @@
+;;; premise-lsp.el --- Premise selection for Lean 4 and Isabelle through Eglot  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "27.1") (eglot "1.9"))
+;; Keywords: languages, tools
+;; SPDX-License-Identifier: Apache-2.0
+
+;;; Commentary:
+
+;; Registers the premise-lsp language server with Eglot for `lean4-mode',
+;; `lean-mode' and `isar-mode' (and `premise-lsp-plain-mode', a minimal mode
+;; for .lean/.thy files when neither is installed).  premise-lsp sits in front
+;; of the prover's server (`--lean ROOT', `--isabelle') or runs alone, and adds
+;; ranked premises to completion, "Insert premise: ..." code actions, hover,
+;; and the command `premise-lsp.search'.
+;;
+;;   (require 'premise-lsp)
+;;   (setq premise-lsp-command '("premise-lsp" "serve" "--stdio")
+;;         premise-lsp-index "~/indexes/mathlib")
+;;   (add-hook 'lean4-mode-hook #'eglot-ensure)
+;;
+;; Commands: `premise-lsp-search' (free text, or the goal at point when the
+;; text is empty; pick a result, its name is inserted), `premise-lsp-insert'
+;; (pick one of premise-lsp's "Insert premise" code actions and apply it),
+;; `premise-lsp-send-settings' (push the settings to a running server).
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'eglot)
+(require 'jsonrpc)
+
+(defgroup premise-lsp nil
+  "Premise selection language server."
+  :group 'tools
+  :prefix "premise-lsp-")
+
+(defcustom premise-lsp-command '("premise-lsp" "serve" "--stdio")
+  "Command line of the premise-lsp server, without upstream flags.
+Upstream flags (see `premise-lsp-upstream') are appended."
+  :type '(repeat string))
+
+(defcustom premise-lsp-upstream 'auto
+  "Which prover server premise-lsp forwards to.
+`auto': Lean for `lean4-mode'/`lean-mode' (`--lean ROOT'), Isabelle for
+`isar-mode' (`--isabelle'), none otherwise.  `lean', `isabelle', or nil
+(standalone: premises only)."
+  :type '(choice (const :tag "By major mode" auto)
+                 (const :tag "Lean 4 (--lean ROOT)" lean)
+                 (const :tag "Isabelle (--isabelle)" isabelle)
+                 (const :tag "None (standalone)" nil)))
+
+(defcustom premise-lsp-isabelle-options nil
+  "Extra options after `--isabelle' (e.g. (\"-l\" \"HOL\"))."
+  :type '(repeat string))
+
+(defcustom premise-lsp-index nil
+  "Index directory served by premise-lsp (the `index' setting), or nil."
+  :type '(choice (const :tag "Server default" nil) directory))
+
+(defcustom premise-lsp-settings nil
+  "Other settings of the `premise-lsp' section, as a plist.
+For example (:k 10 :mode \"bm25\" :codeActions (:max 3))."
+  :type 'plist)
+
+(defcustom premise-lsp-lean-modes '(lean4-mode lean-mode)
+  "Major modes of Lean 4 buffers."
+  :type '(repeat symbol))
+
+(defcustom premise-lsp-isabelle-modes '(isar-mode isabelle-mode)
+  "Major modes of Isabelle theory buffers."
+  :type '(repeat symbol))
+
+(defconst premise-lsp-search-command "premise-lsp.search")
+(defconst premise-lsp--insert-title-re "\\`Insert premise")
+
+;;;; Settings and contact
+
+(defun premise-lsp-settings ()
+  "The `premise-lsp' settings section as a plist."
+  (let ((s (copy-sequence premise-lsp-settings)))
+    (when (and premise-lsp-index (not (plist-member s :index)))
+      (setq s (plist-put s :index (expand-file-name premise-lsp-index))))
+    (or s (make-hash-table))))
+
+(defun premise-lsp--initialization-options (_server)
+  "JSON object for `initializationOptions'."
+  (list :premise-lsp (premise-lsp-settings)))
+
+(defun premise-lsp--root ()
+  "Project root for the prover: a Lean/Isabelle marker, the project, or here."
+  (expand-file-name
+   (or (cl-some (lambda (m) (locate-dominating-file default-directory m))
+                '("lakefile.lean" "lakefile.toml" "lean-toolchain" "ROOT" "ROOTS"))
+       (when-let ((p (project-current)))
+         (if (fboundp (quote project-root)) (project-root p) (with-no-warnings (car (project-roots p)))))
+       default-directory)))
+
+(defun premise-lsp--upstream (mode)
+  "The upstream for a buffer in MODE."
+  (if (eq premise-lsp-upstream 'auto)
+      (cond ((apply #'provided-mode-derived-p mode premise-lsp-lean-modes) 'lean)
+            ((apply #'provided-mode-derived-p mode premise-lsp-isabelle-modes) 'isabelle))
+    premise-lsp-upstream))
+
+(defun premise-lsp-server-command (&optional mode)
+  "The server command line for a buffer in MODE (default: the current one)."
+  (append premise-lsp-command
+          (pcase (premise-lsp--upstream (or mode major-mode))
+            ('lean (list "--lean" (directory-file-name (premise-lsp--root))))
+            ('isabelle (cons "--isabelle" premise-lsp-isabelle-options))
+            ('nil nil)
+            (other (user-error "premise-lsp-upstream: unknown value %S" other)))))
+
+(defun premise-lsp--contact (&optional _interactive)
+  "Eglot CONTACT for premise-lsp."
+  (append (premise-lsp-server-command)
+          (list :initializationOptions #'premise-lsp--initialization-options)))
+
+;;;; A plain major mode, for .lean/.thy files when no prover mode is installed
+
+(defvar premise-lsp-plain-mode-syntax-table
+  (let ((st (make-syntax-table prog-mode-syntax-table)))
+    ;; Lean and Isabelle names: Nat.add_comm, h', le_trans
+    (modify-syntax-entry ?. "_" st)
+    (modify-syntax-entry ?_ "_" st)
+    (modify-syntax-entry ?' "_" st)
+    st))
+
+;;;###autoload
+(define-derived-mode premise-lsp-plain-mode prog-mode "Premises"
+  "Minimal mode for Lean/Isabelle files, to use premise-lsp without a prover mode."
+  :syntax-table premise-lsp-plain-mode-syntax-table
+  (setq-local comment-start "-- "))
+
+;;;###autoload
+(defun premise-lsp--plain-mode-fallback ()
+  "Map .lean and .thy to `premise-lsp-plain-mode' unless a mode is registered."
+  (dolist (ext '("\\.lean\\'" "\\.thy\\'"))
+    (unless (assoc-default (if (string-prefix-p "\\.lean" ext) "x.lean" "x.thy") auto-mode-alist #'string-match)
+      (add-to-list 'auto-mode-alist (cons ext 'premise-lsp-plain-mode) t))))
+
+;;;###autoload
+(defun premise-lsp-register ()
+  "Add premise-lsp to `eglot-server-programs' (first, so it wins)."
+  (dolist (entry `(((,@(mapcar (lambda (m) (list m :language-id "lean4")) premise-lsp-lean-modes))
+                    . premise-lsp--contact)
+                   ((,@(mapcar (lambda (m) (list m :language-id "isabelle")) premise-lsp-isabelle-modes))
+                    . premise-lsp--contact)
+                   (premise-lsp-plain-mode . premise-lsp--contact)))
+    (setq eglot-server-programs
+          (cons entry (cl-remove (car entry) eglot-server-programs :key #'car :test #'equal)))))
+
+(premise-lsp-register)
+(premise-lsp--plain-mode-fallback)
+
+;;;; Talking to the server
+
+(defun premise-lsp--server ()
+  "The Eglot server of this buffer, or an error."
+  (or (eglot-current-server)
+      (user-error "premise-lsp: no Eglot server in this buffer (M-x eglot)")))
+
+(defun premise-lsp--sync ()
+  "Send pending buffer changes before a request that depends on them."
+  (when (fboundp 'eglot--signal-textDocument/didChange)
+    (eglot--signal-textDocument/didChange)))
+
+(defun premise-lsp--position ()
+  "LSP position of point."
+  (plist-get (eglot--TextDocumentPositionParams) :position))
+
+(defun premise-lsp-send-settings (&optional server)
+  "Send the current settings to SERVER with workspace/didChangeConfiguration."
+  (interactive)
+  (jsonrpc-notify (or server (premise-lsp--server)) :workspace/didChangeConfiguration
+                  (list :settings (list :premise-lsp (premise-lsp-settings)))))
+
+(defun premise-lsp-search-results (query)
+  "Run `premise-lsp.search' for QUERY (empty or nil: the goal at point).
+Returns the result plist (:query :source :results [...])."
+  (let* ((server (premise-lsp--server))
+         (arg (if (and query (string-match-p "[^[:space:]]" query))
+                  (list :query query)
+                (premise-lsp--sync)
+                (list :uri (plist-get (eglot--TextDocumentIdentifier) :uri)
+                      :position (premise-lsp--position)))))
+    (jsonrpc-request server :workspace/executeCommand
+                     (list :command premise-lsp-search-command :arguments (vector arg)))))
+
+(defun premise-lsp--candidate (hit)
+  "Display string of a search HIT."
+  (let ((name (plist-get hit :name))
+        (statement (replace-regexp-in-string "\n" " " (or (plist-get hit :statement) ""))))
+    (propertize name 'premise-lsp-hit hit 'premise-lsp-statement statement)))
+
+;;;###autoload
+(defun premise-lsp-search (query)
+  "Search premises for QUERY, pick one and insert its name at point.
+With an empty QUERY, search for the goal (or declaration) at point."
+  (interactive (list (read-string "Premise search (empty: goal at point): ")))
+  (let* ((result (premise-lsp-search-results query))
+         (hits (append (plist-get result :results) nil)))
+    (if (null hits)
+        (progn (message "premise-lsp: no premises found") nil)
+      (let* ((cands (mapcar #'premise-lsp--candidate hits))
+             (width (apply #'max (mapcar #'length cands)))
+             (annot (lambda (c)
+                      (when-let ((c (car (member c cands))))
+                        (concat (make-string (- (+ 2 width) (length c)) ?\s)
+                                (get-text-property 0 'premise-lsp-statement c)))))
+             (table (lambda (string pred action)
+                      (if (eq action 'metadata)
+                          `(metadata (annotation-function . ,annot)
+                                     (display-sort-function . identity)
+                                     (cycle-sort-function . identity))
+                        (complete-with-action action cands string pred))))
+             (choice (completing-read (format "Premise (%s): " (car cands)) table nil t nil nil (car cands))))
+        (when (and choice (not (string-empty-p choice)))
+          (insert choice)
+          choice)))))
+
+(defun premise-lsp-code-actions ()
+  "premise-lsp's \"Insert premise\" code actions at point."
+  (premise-lsp--sync)
+  (cl-remove-if-not
+   (lambda (a)
+     (and (stringp (plist-get a :title))
+          (string-match-p premise-lsp--insert-title-re (plist-get a :title))))
+   (append (eglot-code-actions (point) nil "quickfix") nil)))
+
+(defun premise-lsp--execute-action (server action)
+  "Apply code ACTION from SERVER (its edit, then its command)."
+  (if (fboundp 'eglot-execute)
+      (eglot-execute server action)
+    (let ((edit (plist-get action :edit))
+          (command (plist-get action :command)))
+      (when (and (null edit) (null command))
+        (setq action (jsonrpc-request server :codeAction/resolve action)
+              edit (plist-get action :edit)
+              command (plist-get action :command)))
+      (when edit (eglot--apply-workspace-edit edit))
+      (when command
+        (eglot-execute-command server (intern (plist-get command :command))
+                               (plist-get command :arguments))))))
+
+;;;###autoload
+(defun premise-lsp-insert ()
+  "Pick one of premise-lsp's \"Insert premise\" code actions and apply it."
+  (interactive)
+  (let* ((server (premise-lsp--server))
+         (actions (premise-lsp-code-actions)))
+    (if (null actions)
+        (progn (message "premise-lsp: no premise to insert here") nil)
+      (let* ((items (mapcar (lambda (a)
+                              (cons (replace-regexp-in-string "\\`Insert premise: " "" (plist-get a :title)) a))
+                            actions))
+             (default (caar items))
+             (table (lambda (string pred action)
+                      (if (eq action 'metadata)
+                          '(metadata (display-sort-function . identity))
+                        (complete-with-action action items string pred))))
+             (choice (completing-read (format "Insert premise (%s): " default) table nil t nil nil default))
+             (action (cdr (assoc choice items))))
+        (when action
+          (premise-lsp--execute-action server action)
+          choice)))))
+
+(provide 'premise-lsp)
+;;; premise-lsp.el ends here

@@ -1,0 +1,199 @@
+;;; premise-lsp-test.el --- ERT tests for premise-lsp.el  -*- lexical-binding: t; -*-
+
+;; Run (test/clients/emacs.test.ts does this):
+;;   PREMISE_LSP_TEST_SERVER='["node","dist/cli.js","serve","--stdio","--fake-engine","test/fixtures/lsp/premises.json"]' \
+;;   PREMISE_LSP_TEST_FIXTURE=test/fixtures/lsp/Complete.lean PREMISE_LSP_TEST_OUT=/tmp/out.json \
+;;   emacs --batch -l ert -l clients/emacs/test/premise-lsp-test.el -f ert-run-tests-batch-and-exit
+;;
+;; Without PREMISE_LSP_TEST_SERVER only the tests that need no server run.
+;; What the editor did is also written to PREMISE_LSP_TEST_OUT (JSON).
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(unless (locate-library "eglot") (package-initialize))
+(add-to-list 'load-path (expand-file-name ".." (file-name-directory (or load-file-name buffer-file-name))))
+(require 'premise-lsp)
+
+(defvar premise-lsp-test--server
+  (let ((s (getenv "PREMISE_LSP_TEST_SERVER")))
+    (and s (not (string-empty-p s)) (append (json-parse-string s :array-type 'list) nil))))
+(defvar premise-lsp-test--fixture (getenv "PREMISE_LSP_TEST_FIXTURE"))
+(defvar premise-lsp-test--out (getenv "PREMISE_LSP_TEST_OUT"))
+(defvar premise-lsp-test--observed (make-hash-table :test #'equal)
+  "What the tests saw, written to PREMISE_LSP_TEST_OUT at exit.")
+
+(defun premise-lsp-test--observe (key value)
+  (puthash key value premise-lsp-test--observed))
+
+(defun premise-lsp-test--write ()
+  (when premise-lsp-test--out
+    (puthash "emacs" emacs-version premise-lsp-test--observed)
+    (puthash "eglot" (or (locate-library "eglot") "") premise-lsp-test--observed)
+    (with-temp-file premise-lsp-test--out
+      (insert (json-serialize premise-lsp-test--observed)))))
+(add-hook 'kill-emacs-hook #'premise-lsp-test--write)
+
+(defun premise-lsp-test--line ()
+  (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+
+(defun premise-lsp-test--goto (needle &optional at-end-of-line)
+  "Put point just after the first NEEDLE (or at the end of its line)."
+  (goto-char (point-min))
+  (search-forward needle)
+  (when at-end-of-line (end-of-line)))
+
+(defmacro premise-lsp-test--with-server (&rest body)
+  "Run BODY in a fresh copy of the fixture, managed by Eglot with premise-lsp."
+  (declare (indent 0))
+  `(progn
+     (skip-unless (and premise-lsp-test--server premise-lsp-test--fixture))
+     (let* ((dir (make-temp-file "premise-lsp-ert-" t))
+            (file (expand-file-name (file-name-nondirectory premise-lsp-test--fixture) dir))
+            (premise-lsp-command premise-lsp-test--server)
+            (premise-lsp-upstream 'auto)
+            (premise-lsp-settings '(:codeActions (:max 2)))
+            (eglot-sync-connect 10)
+            (eglot-connect-timeout 15)
+            (eglot-autoreconnect nil)
+            (buf nil))
+       (copy-file premise-lsp-test--fixture file)
+       (unwind-protect
+           (progn
+             (setq buf (find-file-noselect file))
+             (with-current-buffer buf
+               (should (eq major-mode 'premise-lsp-plain-mode))
+               (apply #'eglot (eglot--guess-contact))
+               (should (eglot-current-server))
+               ,@body))
+         (when (buffer-live-p buf)
+           (with-current-buffer buf
+             (let ((server (eglot-current-server)))
+               (when server (ignore-errors (eglot-shutdown server))))
+             (set-buffer-modified-p nil))
+           (kill-buffer buf))
+         (delete-directory dir t)))))
+
+(defmacro premise-lsp-test--choosing-default (prompts &rest body)
+  "Run BODY with `completing-read' answering its default; record menus in PROMPTS."
+  (declare (indent 1))
+  `(cl-letf (((symbol-function 'completing-read)
+              (lambda (prompt collection &optional predicate _req _init _hist def &rest _)
+                (push (cons prompt (all-completions "" collection predicate)) ,prompts)
+                (if (consp def) (car def) def))))
+     ,@body))
+
+;;;; Without a server
+
+(defun premise-lsp-test--entry-for (mode)
+  "The `eglot-server-programs' entry for MODE as (LANGUAGE-ID . CONTACT), or nil."
+  (cl-loop for (modes . contact) in eglot-server-programs
+           for specs = (cond ((symbolp modes) (list modes))
+                             ((keywordp (cadr modes)) (list modes))
+                             (t modes))
+           for spec = (cl-find-if (lambda (s) (eq (if (consp s) (car s) s) mode)) specs)
+           when spec return (cons (and (consp spec) (plist-get (cdr spec) :language-id)) contact)))
+
+(ert-deftest premise-lsp-test-registration ()
+  "premise-lsp is Eglot's server for the Lean, Isabelle and plain modes."
+  (dolist (mode '(lean4-mode lean-mode isar-mode premise-lsp-plain-mode))
+    (should (eq (cdr (premise-lsp-test--entry-for mode)) #'premise-lsp--contact)))
+  (should (equal (car (premise-lsp-test--entry-for 'lean4-mode)) "lean4"))
+  (should (equal (car (premise-lsp-test--entry-for 'isar-mode)) "isabelle"))
+  (should (eq (assoc-default "/x/Foo.lean" auto-mode-alist #'string-match) 'premise-lsp-plain-mode)))
+
+(ert-deftest premise-lsp-test-command ()
+  "Upstream flags follow the major mode; --lean gets the Lake root."
+  (let* ((root (file-name-as-directory (make-temp-file "premise-lsp-root-" t)))
+         (sub (expand-file-name "Foo/Bar" root))
+         (premise-lsp-command '("premise-lsp" "serve" "--stdio"))
+         (premise-lsp-upstream 'auto))
+    (unwind-protect
+        (progn
+          (make-directory sub t)
+          (write-region "" nil (expand-file-name "lakefile.lean" root))
+          (let ((default-directory (file-name-as-directory sub)))
+            (should (equal (premise-lsp-server-command 'lean4-mode)
+                           (list "premise-lsp" "serve" "--stdio" "--lean" (directory-file-name (expand-file-name root)))))
+            (let ((premise-lsp-isabelle-options '("-l" "HOL")))
+              (should (equal (premise-lsp-server-command 'isar-mode)
+                             '("premise-lsp" "serve" "--stdio" "--isabelle" "-l" "HOL"))))
+            (should (equal (premise-lsp-server-command 'premise-lsp-plain-mode) premise-lsp-command))
+            (let ((premise-lsp-upstream nil))
+              (should (equal (premise-lsp-server-command 'lean4-mode) premise-lsp-command)))
+            (should (eq (plist-get (cdr (member "--stdio" (premise-lsp--contact))) :initializationOptions)
+                        #'premise-lsp--initialization-options))))
+      (delete-directory root t))))
+
+(ert-deftest premise-lsp-test-settings ()
+  "initializationOptions carry the premise-lsp section, index included."
+  (let ((premise-lsp-index "/tmp/some-index")
+        (premise-lsp-settings '(:k 5 :codeActions (:max 1))))
+    (should (equal (json-parse-string (json-serialize (premise-lsp--initialization-options nil)) :object-type 'alist)
+                   '((premise-lsp . ((k . 5) (codeActions . ((max . 1))) (index . "/tmp/some-index")))))))
+  (let ((premise-lsp-index nil) (premise-lsp-settings nil))
+    (should (equal (json-serialize (premise-lsp--initialization-options nil)) "{\"premise-lsp\":{}}"))))
+
+;;;; With the server (standalone, fixture engine)
+
+(ert-deftest premise-lsp-test-completion-candidates ()
+  "After \"rw [\" Eglot's completion table holds the ranked premises."
+  (premise-lsp-test--with-server
+    (premise-lsp-test--goto "rw [" t)
+    (let* ((capf (eglot-completion-at-point))
+           (table (nth 2 capf))
+           (cands (all-completions "" table))
+           (meta (completion-metadata "" table nil))
+           (sort (completion-metadata-get meta 'display-sort-function))
+           (sorted (if sort (funcall sort (copy-sequence cands)) cands)))
+      (premise-lsp-test--observe "completion" (vconcat (mapcar #'substring-no-properties sorted)))
+      (should (member "Nat.add_comm" cands))
+      (should (member "Nat.mul_comm" cands))
+      (should (equal (substring-no-properties (car sorted)) "Nat.add_comm")))))
+
+(ert-deftest premise-lsp-test-completion-at-point ()
+  "completion-at-point completes the half-typed \"Nat.mu\" to Nat.mul_comm."
+  (premise-lsp-test--with-server
+    (premise-lsp-test--goto "simp [Nat.mu")
+    (let ((completion-styles '(basic)))
+      (completion-at-point))
+    (premise-lsp-test--observe "capf_line" (premise-lsp-test--line))
+    (should (equal (premise-lsp-test--line) "  simp [Nat.mul_comm"))))
+
+(ert-deftest premise-lsp-test-insert ()
+  "premise-lsp-insert applies the first \"Insert premise\" code action."
+  (premise-lsp-test--with-server
+    (premise-lsp-test--goto "rw [" t)
+    (let (menus)
+      (premise-lsp-test--choosing-default menus
+        (should (equal (premise-lsp-insert) "Nat.add_comm")))
+      (premise-lsp-test--observe "insert_menu" (vconcat (cdar menus)))
+      ;; codeActions.max = 2 from premise-lsp-settings reached the server
+      (should (equal (cdar menus) '("Nat.add_comm" "Nat.add_zero"))))
+    (premise-lsp-test--observe "insert_line" (premise-lsp-test--line))
+    (should (equal (premise-lsp-test--line) "  rw [Nat.add_comm"))))
+
+(ert-deftest premise-lsp-test-search-text ()
+  "premise-lsp-search with text runs premise-lsp.search and inserts the pick."
+  (premise-lsp-test--with-server
+    (premise-lsp-test--goto "exact " t)
+    (let (menus)
+      (premise-lsp-test--choosing-default menus
+        (should (equal (premise-lsp-search "m < n + 1 → m ≤ n") "Nat.le_of_lt_succ")))
+      (should (member "Nat.add_comm" (cdar menus))))
+    (premise-lsp-test--observe "search_line" (premise-lsp-test--line))
+    (should (equal (premise-lsp-test--line) "  exact Nat.le_of_lt_succ"))))
+
+(ert-deftest premise-lsp-test-search-at-point ()
+  "With no text the query is the declaration at point (standalone)."
+  (premise-lsp-test--with-server
+    (premise-lsp-test--goto "simp [Nat.mu")
+    (let* ((r (premise-lsp-search-results ""))
+           (names (mapcar (lambda (h) (plist-get h :name)) (plist-get r :results))))
+      (premise-lsp-test--observe "search_at_point" (vconcat names))
+      (should (equal (plist-get r :source) "declaration"))
+      (should (equal (car names) "Nat.mul_comm")))))
+
+(provide 'premise-lsp-test)
+;;; premise-lsp-test.el ends here

@@ -1,0 +1,354 @@
+-- premise-lsp for Neovim (0.7.2 and later).
+--
+--   require('premise-lsp').setup({
+--     cmd = { 'premise-lsp', 'serve', '--stdio' },   -- server command (upstream flags are added)
+--     upstream = 'lean',                              -- 'lean' | 'isabelle' | nil (standalone)
+--     index = '/path/to/index',                       -- sent as settings.index
+--     filetypes = { 'lean', 'isabelle' },
+--     settings = { k = 20, mode = 'hybrid' },         -- the `premise-lsp` settings section
+--   })
+--
+-- Commands: :PremiseSearch [text] (results → vim.ui.select, inserts the name;
+-- :PremiseSearch! fills the quickfix list instead), :PremiseInsert (premise-lsp's
+-- "Insert premise" code actions at the cursor).
+local M = {}
+
+-- client name (what M.client() looks for) and the settings section / action tag
+M.name = 'premise-lsp'
+M.section = 'premise-lsp'
+M.search_command = 'premise-lsp.search'
+M.insert_title = '^Insert premise'
+
+local defaults = {
+  cmd = { 'premise-lsp', 'serve', '--stdio' },
+  upstream = nil,
+  index = nil,
+  filetypes = { 'lean', 'isabelle' },
+  settings = {},
+  root_markers = { 'lakefile.lean', 'lakefile.toml', 'lean-toolchain', 'ROOT', 'ROOTS', '.git' },
+  on_attach = nil,
+  capabilities = nil,
+  autostart = true,
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- root_dir → client id (Neovim 0.7 has no vim.lsp.start to reuse clients for us)
+local clients_by_root = {}
+
+local function notify(msg, level)
+  vim.notify('premise-lsp: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function find_root(bufnr)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  local dir = path ~= '' and vim.fn.fnamemodify(path, ':p:h') or vim.fn.getcwd()
+  local cur = dir
+  while cur and cur ~= '' do
+    for _, marker in ipairs(M.config.root_markers) do
+      if vim.loop.fs_stat(cur .. '/' .. marker) then
+        return cur
+      end
+    end
+    local parent = vim.fn.fnamemodify(cur, ':h')
+    if parent == cur then
+      break
+    end
+    cur = parent
+  end
+  return dir
+end
+
+--- The server command line for a project root.
+function M.command(root)
+  local cmd = vim.deepcopy(M.config.cmd)
+  if type(cmd) == 'string' then
+    cmd = vim.split(cmd, '%s+', { trimempty = true })
+  end
+  if M.config.upstream == 'lean' then
+    vim.list_extend(cmd, { '--lean', root })
+  elseif M.config.upstream == 'isabelle' then
+    vim.list_extend(cmd, { '--isabelle' })
+  elseif M.config.upstream ~= nil then
+    error("premise-lsp: upstream must be 'lean', 'isabelle' or nil, got " .. tostring(M.config.upstream))
+  end
+  return cmd
+end
+
+--- The `premise-lsp` settings section sent to the server.
+function M.settings()
+  local s = vim.deepcopy(M.config.settings or {})
+  if M.config.index and s.index == nil then
+    s.index = M.config.index
+  end
+  return s
+end
+
+local function get_clients(bufnr)
+  local list
+  if vim.lsp.get_clients then
+    list = vim.lsp.get_clients({ bufnr = bufnr })
+  else
+    list = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+  end
+  return vim.tbl_filter(function(c)
+    return c.name == M.name
+  end, list)
+end
+
+--- The premise-lsp client attached to `bufnr` (or nil).
+function M.client(bufnr)
+  return get_clients(bufnr or vim.api.nvim_get_current_buf())[1]
+end
+
+local function request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+--- Start (or reuse) the client for `bufnr` and attach it. Returns the client id.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
+    return nil
+  end
+  local root = find_root(bufnr)
+  local id = clients_by_root[root]
+  if id and not vim.lsp.get_client_by_id(id) then
+    id = nil
+  end
+  if not id then
+    local settings = M.settings()
+    local capabilities = M.config.capabilities or vim.lsp.protocol.make_client_capabilities()
+    id = vim.lsp.start_client({
+      name = M.name,
+      cmd = M.command(root),
+      root_dir = root,
+      workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+      capabilities = capabilities,
+      init_options = { [M.section] = settings },
+      settings = { [M.section] = settings },
+      on_attach = M.config.on_attach,
+      on_exit = function()
+        if clients_by_root[root] == id then
+          clients_by_root[root] = nil
+        end
+      end,
+    })
+    if not id then
+      notify('could not start ' .. table.concat(M.command(root), ' '), vim.log.levels.ERROR)
+      return nil
+    end
+    clients_by_root[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+local function with_client(fn)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    notify('no premise-lsp client attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  fn(client, bufnr)
+end
+
+--- The cursor as (row 1-based, byte col 0-based), where a premise goes. In normal
+--- mode the cursor sits *on* a character; on the last one of the line ("rw [",
+--- "exact ", a half-typed name) the place meant is after it, as with `A`.
+function M.cursor()
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local line = vim.api.nvim_get_current_line()
+  local mode = vim.api.nvim_get_mode().mode
+  if mode:sub(1, 1) ~= 'i' and #line > 0 then
+    local char = vim.fn.matchstr(line:sub(col + 1), '^.')
+    if col + #char >= #line then
+      col = #line
+    end
+  end
+  return row, col
+end
+
+local function lsp_position(row, col, encoding)
+  local line = vim.api.nvim_buf_get_lines(0, row - 1, row, false)[1] or ''
+  local character = col
+  if encoding == 'utf-32' then
+    character = vim.fn.strchars(line:sub(1, col))
+  elseif encoding ~= 'utf-8' then
+    if vim.fn.has('nvim-0.11') == 1 then
+      character = vim.str_utfindex(line, 'utf-16', col)
+    else
+      character = select(2, vim.str_utfindex(line, col))
+    end
+  end
+  return { line = row - 1, character = character }
+end
+
+local function insert_at_cursor(text)
+  local row, col = M.cursor()
+  vim.api.nvim_buf_set_text(0, row - 1, col, row - 1, col, { text })
+  vim.api.nvim_win_set_cursor(0, { row, col + #text })
+end
+
+--- workspace/executeCommand premise-lsp.search. `query` nil/empty → the goal at the cursor.
+--- `on_result(err, result)` gets `{query, source, results = {{name, statement, kind, location, …}}}`.
+function M.search(query, on_result)
+  with_client(function(client, bufnr)
+    local arg
+    if query and query:match('%S') then
+      arg = { query = query }
+    else
+      local row, col = M.cursor()
+      arg = { uri = vim.uri_from_bufnr(bufnr), position = lsp_position(row, col, client.offset_encoding) }
+    end
+    request(client, 'workspace/executeCommand', { command = M.search_command, arguments = { arg } }, function(err, result)
+      on_result(err, result)
+    end, bufnr)
+  end)
+end
+
+local function format_hit(h)
+  return string.format('%s  %s', h.name, (h.statement or ''):gsub('\n', ' '))
+end
+
+--- :PremiseSearch[!] [text]
+function M.search_command_handler(text, to_quickfix)
+  local win = vim.api.nvim_get_current_win()
+  M.search(text, function(err, result)
+    if err then
+      notify('search failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local hits = (result and result.results) or {}
+    if #hits == 0 then
+      notify('no premises found')
+      return
+    end
+    if to_quickfix then
+      local items = {}
+      for _, h in ipairs(hits) do
+        local lnum = (h.range and h.range.start and h.range.start.line or 0) + 1
+        table.insert(items, { filename = h.file or h.module, lnum = lnum, text = format_hit(h) })
+      end
+      vim.fn.setqflist({}, ' ', { title = 'premise-lsp: ' .. (result.query or ''), items = items })
+      vim.cmd('copen')
+      return
+    end
+    vim.ui.select(hits, { prompt = 'Premises:', kind = 'premise-lsp', format_item = format_hit }, function(choice)
+      if not choice then
+        return
+      end
+      if vim.api.nvim_win_is_valid(win) then
+        vim.api.nvim_set_current_win(win)
+      end
+      insert_at_cursor(choice.name)
+    end)
+  end)
+end
+
+local function is_premise_action(a)
+  return type(a) == 'table'
+    and type(a.title) == 'string'
+    and a.title:match(M.insert_title) ~= nil
+    and (a.edit ~= nil or a.command ~= nil or (type(a.data) == 'table' and a.data[M.section] ~= nil))
+end
+
+local function apply_action(client, action)
+  if action.edit then
+    vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+  end
+  local cmd = action.command
+  if type(cmd) == 'table' then
+    request(client, 'workspace/executeCommand', cmd, function() end)
+  end
+end
+
+--- premise-lsp's "Insert premise" code actions at the cursor; `on_actions(client, actions)`.
+function M.code_actions(on_actions)
+  with_client(function(client, bufnr)
+    local row, col = M.cursor()
+    local pos = lsp_position(row, col, client.offset_encoding)
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = { start = pos, ['end'] = pos },
+      context = { diagnostics = {}, only = { 'quickfix' } },
+    }
+    request(client, 'textDocument/codeAction', params, function(err, result)
+      if err then
+        notify('code actions failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return
+      end
+      on_actions(client, vim.tbl_filter(is_premise_action, result or {}))
+    end, bufnr)
+  end)
+end
+
+--- :PremiseInsert — choose an "Insert premise" action and apply it.
+function M.insert_command_handler()
+  M.code_actions(function(client, actions)
+    if #actions == 0 then
+      notify('no premise to insert here')
+      return
+    end
+    vim.ui.select(actions, {
+      prompt = 'Insert premise:',
+      kind = 'codeaction',
+      format_item = function(a)
+        return (a.title:gsub('^Insert premise: ', ''))
+      end,
+    }, function(action)
+      if not action then
+        return
+      end
+      if not action.edit and not action.command then
+        request(client, 'codeAction/resolve', action, function(err, resolved)
+          if err then
+            notify('resolve failed: ' .. err.message, vim.log.levels.ERROR)
+            return
+          end
+          apply_action(client, resolved)
+        end)
+      else
+        apply_action(client, action)
+      end
+    end)
+  end)
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  if opts and opts.cmd then
+    M.config.cmd = opts.cmd -- lists are replaced, not merged
+  end
+  if opts and opts.filetypes then
+    M.config.filetypes = opts.filetypes
+  end
+
+  vim.cmd([[
+    command! -nargs=* -bang PremiseSearch lua require('premise-lsp').search_command_handler(<q-args>, '<bang>' == '!')
+    command! PremiseInsert lua require('premise-lsp').insert_command_handler()
+  ]])
+
+  local group = vim.api.nvim_create_augroup('premise-lsp', { clear = true })
+  if M.config.autostart then
+    vim.api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = M.config.filetypes,
+      callback = function(args)
+        M.attach(args.buf)
+      end,
+    })
+    -- buffers already open when setup() runs
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.api.nvim_buf_get_option(b, 'filetype')) then
+        M.attach(b)
+      end
+    end
+  end
+end
+
+return M

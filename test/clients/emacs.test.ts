@@ -1,0 +1,63 @@
+/**
+ * The Emacs client (clients/emacs/premise-lsp.el) in a real `emacs --batch`:
+ * its ERT suite (clients/emacs/test/premise-lsp-test.el) starts Eglot with the
+ * standalone server and the fixture engine on copies of Complete.lean, drives
+ * completion, premise-lsp-insert and premise-lsp-search, and writes what the
+ * editor did to a JSON file read here.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run } from './util.js';
+
+const skip = skipReason('emacs');
+
+describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', () => {
+  let proc: Run;
+  let out: any;
+  let fixture: string;
+
+  beforeAll(async () => {
+    fixture = fixtureCopy('Complete.lean');
+    const outPath = join(dirname(fixture), 'emacs-out.json');
+    proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
+      env: { PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()), PREMISE_LSP_TEST_FIXTURE: fixture, PREMISE_LSP_TEST_OUT: outPath },
+      timeoutMs: 25_000,
+    });
+    out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
+  }, 40_000);
+
+  afterAll(() => {
+    if (fixture) rmSync(dirname(fixture), { recursive: true, force: true });
+  });
+
+  const log = () => `emacs exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\n${(proc.stdout + proc.stderr).slice(-4000)}`;
+
+  it('runs the ERT suite with every test passing and none skipped', () => {
+    expect(proc.timedOut, log()).toBe(false);
+    expect(proc.code, log()).toBe(0);
+    const summary = /Ran (\d+) tests, (\d+) results as expected, (\d+) unexpected(?:, (\d+) skipped)?/.exec(proc.stdout + proc.stderr);
+    expect(summary, log()).not.toBeNull();
+    const [, ran, expected, unexpected, skipped] = summary!;
+    expect(Number(ran)).toBeGreaterThanOrEqual(8);
+    expect(Number(expected), log()).toBe(Number(ran));
+    expect(Number(unexpected)).toBe(0);
+    expect(Number(skipped ?? 0), log()).toBe(0);
+  });
+
+  it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
+    expect(out.completion?.[0], log()).toBe('Nat.add_comm');
+    expect(out.completion).toEqual(expect.arrayContaining(['Nat.add_zero', 'Nat.mul_comm']));
+    expect(out.capf_line).toBe('  simp [Nat.mul_comm');
+  });
+
+  it('premise-lsp-insert applies the first "Insert premise" code action', () => {
+    expect(out.insert_menu, log()).toEqual(['Nat.add_comm', 'Nat.add_zero']); // codeActions.max = 2 from the settings
+    expect(out.insert_line).toBe('  rw [Nat.add_comm');
+  });
+
+  it('premise-lsp-search runs premise-lsp.search and inserts the chosen name', () => {
+    expect(out.search_line, log()).toBe('  exact Nat.le_of_lt_succ');
+    expect(out.search_at_point?.[0]).toBe('Nat.mul_comm');
+  });
+});

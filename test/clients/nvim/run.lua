@@ -1,0 +1,158 @@
+-- Driven by test/clients/nvim.test.ts:
+--   nvim --headless --clean --cmd 'set rtp^=clients/nvim' -S test/clients/nvim/run.lua <fixture.lean>
+-- Env: PREMISE_LSP_CMD (JSON list: the server command), PREMISE_LSP_OUT (JSON written here).
+-- Runs the scenarios as a coroutine polled by a timer, so that Neovim's main loop
+-- (typeahead, insert-mode completion, LSP callbacks) keeps running between steps.
+local out_path = assert(os.getenv('PREMISE_LSP_OUT'), 'PREMISE_LSP_OUT not set')
+local cmd = vim.json.decode((assert(os.getenv('PREMISE_LSP_CMD'), 'PREMISE_LSP_CMD not set')))
+
+local result = { nvim = vim.version(), steps = {} }
+
+local function write_out()
+  local f = assert(io.open(out_path, 'w'))
+  f:write(vim.json.encode(result))
+  f:close()
+end
+
+local function lines()
+  return vim.api.nvim_buf_get_lines(0, 0, -1, false)
+end
+
+-- (row 1-based, col 0-based byte) just after `needle`
+local function find(needle, nth)
+  nth = nth or 1
+  local seen = 0
+  for i, l in ipairs(lines()) do
+    local s, e = l:find(needle, 1, true)
+    while s do
+      seen = seen + 1
+      if seen == nth then
+        return i, e
+      end
+      s, e = l:find(needle, e + 1, true)
+    end
+  end
+  error('no ' .. needle .. ' in the buffer')
+end
+
+local co
+local function wait(cond, timeout_ms, what)
+  local deadline = vim.loop.now() + (timeout_ms or 8000)
+  while true do
+    local ok, v = pcall(cond)
+    if ok and v then
+      return v
+    end
+    if vim.loop.now() > deadline then
+      error('timed out waiting for ' .. (what or 'a condition'))
+    end
+    coroutine.yield()
+  end
+end
+
+local function step(name, fn)
+  local ok, err = pcall(fn)
+  result.steps[name] = ok and 'ok' or tostring(err)
+end
+
+local function main()
+  local pl = require('premise-lsp')
+  -- vim.ui.select stand-in: record the choices, take the first one
+  vim.ui.select = function(items, opts, on_choice)
+    result.select = result.select or {}
+    local shown = {}
+    for _, it in ipairs(items) do
+      table.insert(shown, opts.format_item and opts.format_item(it) or tostring(it))
+    end
+    table.insert(result.select, { prompt = opts.prompt, items = shown })
+    vim.schedule(function()
+      on_choice(items[1], 1)
+    end)
+  end
+
+  pl.setup({ cmd = cmd, settings = { codeActions = { max = 2 } } })
+  result.filetype = vim.bo.filetype
+  local client = wait(function()
+    local c = pl.client(0)
+    return c and c.initialized and c
+  end, 10000, 'the client to initialize')
+  result.server_name = client.server_capabilities and client.server_capabilities.executeCommandProvider and 'premise-lsp'
+
+  step('completion', function()
+    -- omnifunc completion, as a user gets it with <C-x><C-o>, after "rw ["
+    vim.bo.omnifunc = 'v:lua.vim.lsp.omnifunc'
+    local row, col = find('rw [')
+    vim.api.nvim_win_set_cursor(0, { row, col })
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('a<C-x><C-o>', true, false, true), 'n', false)
+    local items = wait(function()
+      local info = vim.fn.complete_info({ 'items', 'pum_visible' })
+      return #info.items > 0 and info.items
+    end, 8000, 'the completion menu')
+    result.completion = vim.tbl_map(function(it)
+      return it.word
+    end, items)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<C-e><Esc>', true, false, true), 'n', false)
+    wait(function()
+      return vim.api.nvim_get_mode().mode == 'n'
+    end, 3000, 'normal mode')
+  end)
+
+  step('insert', function()
+    -- :PremiseInsert on the line after "rw [" in add_comm_demo: cursor at the slot
+    local row, col = find('rw [')
+    vim.api.nvim_win_set_cursor(0, { row, col })
+    local before = table.concat(lines(), '\n')
+    vim.cmd('PremiseInsert')
+    wait(function()
+      return table.concat(lines(), '\n') ~= before
+    end, 8000, 'the buffer to change')
+    result.insert_line = lines()[row]
+  end)
+
+  step('search', function()
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] })
+    local before = lines()[row]
+    vim.cmd('PremiseSearch m < n + 1 → m ≤ n')
+    wait(function()
+      return lines()[row] ~= before
+    end, 8000, 'the search result to be inserted')
+    result.search_line = lines()[row]
+  end)
+
+  step('search_goal', function()
+    -- no text: the query comes from the cursor position
+    local row = find('simp [Nat.mu')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    vim.cmd('PremiseSearch!')
+    wait(function()
+      return #vim.fn.getqflist() > 0
+    end, 8000, 'the quickfix list')
+    result.quickfix = vim.tbl_map(function(q)
+      return q.text
+    end, vim.fn.getqflist())
+  end)
+end
+
+local timer = vim.loop.new_timer()
+local function finish(err)
+  result.error = err
+  timer:stop()
+  pcall(write_out)
+  vim.schedule(function()
+    vim.cmd('qall!')
+  end)
+end
+
+co = coroutine.create(function()
+  local ok, err = xpcall(main, debug.traceback)
+  finish(not ok and tostring(err) or nil)
+end)
+timer:start(0, 20, vim.schedule_wrap(function()
+  if coroutine.status(co) == 'suspended' then
+    local ok, err = coroutine.resume(co)
+    if not ok then
+      finish(tostring(err))
+    end
+  end
+end))
