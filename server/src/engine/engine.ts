@@ -24,6 +24,8 @@ const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 const POOL = 200;
 /** Candidates handed to the reranker. */
 const RERANK_TOP = 50;
+/** Terms in more than this share of premises (`=`, `→`, `ℕ`…) cost the most postings and carry little signal. */
+const MAX_DF_RATIO = 0.25;
 
 export interface EngineOptions {
   encoder?: Encoder;
@@ -149,7 +151,7 @@ export class Engine implements PremiseSearch {
     const out = new Map<string, number>();
     for (const [t, w] of weightedTerms(q)) {
       const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
-      if (df > 0) out.set(t, w * idf(df, docCount));
+      if (df > 0 && df <= MAX_DF_RATIO * docCount) out.set(t, w * idf(df, docCount));
     }
     return out;
   }
@@ -161,16 +163,21 @@ export class Engine implements PremiseSearch {
     k: number,
     opts: SearchOptions,
   ): Promise<SearchHit[]> {
-    const weights = this.sparseWeights(q);
+    const sparse = mode !== 'dense';
+    const weights = sparse ? this.sparseWeights(q) : undefined;
     const pool = Math.max(POOL, k);
     const cands: Candidate[] = [];
     this.segments.forEach((seg, segIndex) => {
-      seg.acc.fill(0);
-      seg.sparse.accumulate(weights, seg.acc);
-      const ids = new Set<number>(mode === 'dense' ? [] : topByScore(seg.acc, seg.deleted, pool));
+      const ids = new Set<number>();
+      if (weights) {
+        seg.acc.fill(0);
+        seg.sparse.accumulate(weights, seg.acc);
+        for (const id of topByScore(seg.acc, seg.deleted, pool)) ids.add(id);
+      }
       if (vec && seg.dense) for (const h of seg.dense.top(vec, pool)) if (!seg.deleted[h.id]) ids.add(h.id);
       for (const id of ids) {
-        const parts: ScoreParts = { sparse: seg.acc[id]!, prior: Math.log1p(seg.table.uses[id]!) };
+        const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
+        if (sparse) parts.sparse = seg.acc[id]!;
         if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
         const c = new Candidate(seg, id, segIndex * 2 ** 32 + id, parts);
         if (!opts.lang || c.info.lang === opts.lang) cands.push(c);
