@@ -24,8 +24,12 @@ const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 const POOL = 200;
 /** Candidates handed to the reranker. */
 const RERANK_TOP = 50;
-/** Terms in more than this share of premises (`=`, `→`, `ℕ`…) cost the most postings and carry little signal. */
+/**
+ * In a library-sized corpus, terms in more than this share of premises (`=`, `→`,
+ * `ℕ`…) cost the most postings and carry little signal; they are skipped.
+ */
 const MAX_DF_RATIO = 0.25;
+const MAX_DF_MIN_CORPUS = 10_000;
 
 export interface EngineOptions {
   encoder?: Encoder;
@@ -151,7 +155,8 @@ export class Engine implements PremiseSearch {
     const out = new Map<string, number>();
     for (const [t, w] of weightedTerms(q)) {
       const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
-      if (df > 0 && df <= MAX_DF_RATIO * docCount) out.set(t, w * idf(df, docCount));
+      const common = docCount >= MAX_DF_MIN_CORPUS && df > MAX_DF_RATIO * docCount;
+      if (df > 0 && !common) out.set(t, w * idf(df, docCount));
     }
     return out;
   }
