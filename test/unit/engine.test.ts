@@ -51,6 +51,16 @@ describe('Engine (sparse)', () => {
     expect(hits.map((h) => h.name)).not.toContain('add_comm');
   });
 
+  it('answers a Lean state with Lean premises and an Isabelle goal with Isabelle facts', async () => {
+    const isa = { ...rec('Nat_Comm.add_commute', [], 'a + b = b + a'), lang: 'isabelle' as const, kind: 'lemma' as const };
+    const e = new Engine([Segment.fromInfos(toInfos([...RECORDS, isa]))]);
+    expect((await e.search('a b : ℕ\n⊢ a + b = b + a', { k: 10 })).map((h) => h.lang)).not.toContain('isabelle');
+    expect((await e.search('goal (1 subgoal):\n 1. a + b = b + a', { k: 10 })).map((h) => h.name)).toEqual(['Nat_Comm.add_commute']);
+    const text = (await e.search('a + b = b + a', { k: 10 })).map((h) => h.name);
+    expect(text).toContain('Nat_Comm.add_commute');
+    expect(text).toContain('add_comm');
+  });
+
   it('refuses dense modes and reranking it cannot do', async () => {
     await expect(engine().search('x', { mode: 'dense' })).rejects.toThrow(/encoder/);
     await expect(engine().search('x', { rerank: true })).rejects.toThrow(/reranker/);

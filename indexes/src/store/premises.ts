@@ -57,12 +57,17 @@ export function encodePremises(infos: PremiseInfo[]): Record<string, SectionData
     meta: Buffer.concat(chunks).toString('utf8'),
     metaOffsets: offsets,
     uses: Uint32Array.from(infos, (p) => p.uses),
+    langs: Uint8Array.from(infos, (p) => LANGS.indexOf(p.lang)),
   };
 }
+
+/** Language codes of the `langs` section. */
+export const LANGS: readonly Lang[] = ['lean', 'isabelle'];
 
 /** The sidecar as loaded: names and use counts in memory, records read from disk on demand. */
 export class PremiseTable {
   readonly uses: Uint32Array;
+  private readonly langs: Buffer;
   private readonly names: StringTable;
   private readonly offsets: Uint32Array;
 
@@ -70,10 +75,11 @@ export class PremiseTable {
     this.names = new StringTable({ blob: c.u8('namesBlob'), offsets: c.u32('namesOffsets'), order: c.u32('namesOrder') });
     this.offsets = c.u32('metaOffsets');
     this.uses = c.u32('uses');
+    this.langs = c.u8('langs');
     const n = this.names.size;
     const bad = this.names.check();
     if (bad) throw new IndexFileError(c.file, bad);
-    if (this.offsets.length !== n + 1 || this.uses.length !== n || this.offsets[n] !== c.sectionBytes('meta')) {
+    if (this.offsets.length !== n + 1 || this.uses.length !== n || this.langs.length !== n || this.offsets[n] !== c.sectionBytes('meta')) {
       throw new IndexFileError(c.file, `premise tables disagree (${n} names, ${this.offsets.length - 1} records)`);
     }
   }
@@ -92,6 +98,10 @@ export class PremiseTable {
 
   id(name: string): number | undefined {
     return this.names.find(name);
+  }
+
+  lang(id: number): Lang {
+    return LANGS[this.langs[id]!]!;
   }
 
   get(id: number): PremiseInfo {

@@ -9,7 +9,7 @@ import type { Encoder } from '../../../models/src/encoder.js';
 import { embedPremises } from '../../../indexes/src/embed.js';
 import { idf } from '../../../indexes/src/sparse/bm25.js';
 import { terms } from '../../../indexes/src/sparse/terms.js';
-import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { DEFAULT_WEIGHTS, fuse, type FusionWeights } from './fusion.js';
@@ -30,6 +30,13 @@ const RERANK_TOP = 50;
  */
 const MAX_DF_RATIO = 0.25;
 const MAX_DF_MIN_CORPUS = 10_000;
+
+const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
+  'lean-state': 'lean',
+  'lean-statement': 'lean',
+  'isabelle-state': 'isabelle',
+  text: undefined,
+};
 
 export interface EngineOptions {
   encoder?: Encoder;
@@ -169,6 +176,8 @@ export class Engine implements PremiseSearch {
     opts: SearchOptions,
   ): Promise<SearchHit[]> {
     const sparse = mode !== 'dense';
+    // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
+    const lang = opts.lang ?? LANG_OF_STYLE[q.style];
     const weights = sparse ? this.sparseWeights(q) : undefined;
     const pool = Math.max(POOL, k);
     const cands: Candidate[] = [];
@@ -184,8 +193,8 @@ export class Engine implements PremiseSearch {
         const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
         if (sparse) parts.sparse = seg.acc[id]!;
         if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
-        const c = new Candidate(seg, id, segIndex * 2 ** 32 + id, parts);
-        if (!opts.lang || c.info.lang === opts.lang) cands.push(c);
+        if (lang && seg.table.lang(id) !== lang) continue;
+        cands.push(new Candidate(seg, id, segIndex * 2 ** 32 + id, parts));
       }
     });
     const fused = fuse(

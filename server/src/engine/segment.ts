@@ -10,11 +10,13 @@ import { sparseText } from '../../../indexes/src/premise-text.js';
 import { FlatDenseStore, type DenseStore } from '../../../indexes/src/store/dense.js';
 import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
+import type { Lang } from '../../../indexes/src/extract/record.js';
 
 export interface PremiseSource {
   readonly size: number;
   readonly uses: Uint32Array;
   id(name: string): number | undefined;
+  lang(id: number): Lang;
   get(id: number): PremiseInfo;
 }
 
@@ -44,6 +46,7 @@ export class Segment {
       size: infos.length,
       uses: Uint32Array.from(infos, (p) => p.uses),
       id: (name) => byName.get(name),
+      lang: (id) => infos[id]!.lang,
       get: (id) => infos[id]!,
     };
     const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));

@@ -28,7 +28,7 @@ export interface SearchOptions {
   k?: number;
   mode?: Mode;
   rerank?: boolean;
-  /** Restrict to one language's premises. */
+  /** Restrict to one language's premises (default: Lean for Lean states and statements, Isabelle for Isabelle goals, both for text). */
   lang?: Lang;
 }
 
