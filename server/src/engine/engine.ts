@@ -12,7 +12,7 @@ import { terms } from '../../../indexes/src/sparse/terms.js';
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
-import { DEFAULT_WEIGHTS, fuse, type FusionWeights } from './fusion.js';
+import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { Segment, topByScore } from './segment.js';
 import type { Reranker } from './rerank.js';
@@ -41,7 +41,7 @@ const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
 export interface EngineOptions {
   encoder?: Encoder;
   reranker?: Reranker;
-  weights?: FusionWeights;
+  weights?: StyleWeights;
   defaultMode?: Mode;
 }
 
@@ -201,7 +201,7 @@ export class Engine implements PremiseSearch {
       cands.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, uses: c.seg.table.uses[c.id]! })),
       mode,
       this.maxUses,
-      this.opts.weights ?? DEFAULT_WEIGHTS,
+      (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style === 'text' ? 'text' : 'formal'],
     );
     cands.forEach((c, i) => (c.score = fused[i]!));
     // ties broken by position in the index, so results never depend on set order

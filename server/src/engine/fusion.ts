@@ -11,7 +11,20 @@ export interface FusionWeights {
   prior: number;
 }
 
-export const DEFAULT_WEIGHTS: FusionWeights = { dense: 0.5, sparse: 0.5, prior: 0.2 };
+/**
+ * Weights per kind of query, tuned with `eval` on MathlibQR, MathlibMPR and the
+ * LeanDojo steps (see the README's table): formal states lean on the encoder more
+ * than informal text, which the encoder was trained on less.
+ */
+export interface StyleWeights {
+  formal: FusionWeights;
+  text: FusionWeights;
+}
+
+export const DEFAULT_WEIGHTS: StyleWeights = {
+  formal: { dense: 0.3, sparse: 0.7, prior: 0.4 },
+  text: { dense: 0.1, sparse: 0.9, prior: 0.4 },
+};
 
 export interface Scored {
   dense?: number;
@@ -36,7 +49,7 @@ export function prior(uses: number, maxUses: number): number {
   return maxUses > 0 ? Math.log1p(uses) / Math.log1p(maxUses) : 0;
 }
 
-export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeights = DEFAULT_WEIGHTS): number[] {
+export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeights): number[] {
   if (mode === 'bm25') return cands.map((c) => c.sparse ?? 0);
   if (mode === 'dense') return cands.map((c) => c.dense ?? -1);
   const nd = minMax(cands.map((c) => c.dense));
