@@ -6,7 +6,7 @@ import { loadEncoder } from '../../../models/src/encoder.js';
 import { openEngine } from '../engine/open.js';
 import type { Mode } from '../engine/types.js';
 import { loadDataset, type DatasetName } from '../eval/datasets.js';
-import { runEval } from '../eval/run.js';
+import { runEval, type EvalMode } from '../eval/run.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
 import type { BenchConfig } from './main.js';
@@ -98,7 +98,7 @@ const EVAL_FILES: [DatasetName, string][] = [
 
 async function quality(cfg: BenchConfig) {
   const engine = await openEngine(cfg.indexDir);
-  const modes: [Mode, boolean][] = [['bm25', false]];
+  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false]];
   if (engine.encoder) modes.push(['dense', false], ['hybrid', false]);
   if (engine.hasReranker) modes.push(['hybrid', true]);
   const out = [];

@@ -20,8 +20,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (!dataset) throw new UsageError(`eval needs --dataset ${DATASETS.join('|')}`);
   if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
   if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
-  const mode = choice(values.mode, 'mode', MODES);
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: mode === 'bm25' && !values.rerank });
+  const mode = choice(values.mode, 'mode', [...MODES, 'bm25-plain'] as const);
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: (mode === 'bm25' || mode === 'bm25-plain') && !values.rerank });
   try {
     const queries = loadDataset(dataset, positionals[0]!);
     const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), !!values.rerank);

@@ -62,11 +62,15 @@ export class Candidate {
   }
 }
 
-export function weightedTerms(q: ParsedQuery): Map<string, number> {
+export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number> {
   const w = new Map<string, number>();
   const add = (text: string, weight: number) => {
     for (const t of terms(text)) w.set(t, (w.get(t) ?? 0) + weight);
   };
+  if (plain) {
+    add(q.text, 1);
+    return w;
+  }
   add(q.goal, PART_WEIGHT.goal);
   for (const h of q.hyps) add(h.replace(/^[^:]*?\s:\s/, ''), PART_WEIGHT.hyp); // drop hypothesis names
   for (const g of q.otherGoals) add(g, PART_WEIGHT.other);
@@ -129,7 +133,7 @@ export class Engine implements PremiseSearch {
     if (mode === 'dense' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
-    const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '']);
+    const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25]);
     const parsed = queries.map(parseQuery);
     const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
@@ -156,11 +160,11 @@ export class Engine implements PremiseSearch {
     return texts.map((t) => this.embedCache.get(t)!);
   }
 
-  private sparseWeights(q: ParsedQuery): Map<string, number> {
+  private sparseWeights(q: ParsedQuery, plain: boolean): Map<string, number> {
     const segs = this.segments;
     const docCount = segs.reduce((n, s) => n + s.table.size, 0);
     const out = new Map<string, number>();
-    for (const [t, w] of weightedTerms(q)) {
+    for (const [t, w] of weightedTerms(q, plain)) {
       const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
       const common = docCount >= MAX_DF_MIN_CORPUS && df > MAX_DF_RATIO * docCount;
       if (df > 0 && !common) out.set(t, w * idf(df, docCount));
@@ -178,7 +182,7 @@ export class Engine implements PremiseSearch {
     const sparse = mode !== 'dense';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
-    const weights = sparse ? this.sparseWeights(q) : undefined;
+    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
     const pool = Math.max(POOL, k);
     const cands: Candidate[] = [];
     this.segments.forEach((seg, segIndex) => {

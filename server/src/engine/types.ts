@@ -30,6 +30,11 @@ export interface SearchOptions {
   rerank?: boolean;
   /** Restrict to one language's premises (default: Lean for Lean states and statements, Isabelle for Isabelle goals, both for text). */
   lang?: Lang;
+  /**
+   * Baseline only: score the whole query text with BM25, every term alike, instead
+   * of weighting the goal above the hypotheses (for `eval` comparisons).
+   */
+  plainBm25?: boolean;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */

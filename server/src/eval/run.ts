@@ -3,9 +3,12 @@ import type { Mode, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
 import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 
+/** The engine's modes, plus `bm25-plain`: BM25 over the whole state, the usual baseline. */
+export type EvalMode = Mode | 'bm25-plain';
+
 export interface EvalReport {
   dataset: string;
-  mode: Mode;
+  mode: EvalMode;
   rerank: boolean;
   /** Gold premises (groups) in the dataset, and how many the index resolves. */
   total: number;
@@ -20,9 +23,10 @@ export async function runEval(
   engine: PremiseSearch,
   dataset: string,
   queries: EvalQuery[],
-  mode: Mode,
+  mode: EvalMode,
   rerank = false,
 ): Promise<EvalReport> {
+  const search = mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode };
   let total = 0;
   let resolved = 0;
   const scored: { q: EvalQuery; gold: string[][] }[] = [];
@@ -36,7 +40,7 @@ export async function runEval(
   const batch = 16;
   for (let i = 0; i < scored.length; i += batch) {
     const chunk = scored.slice(i, i + batch);
-    const results = await engine.searchBatch(chunk.map((c) => c.q.text), { k: 100, mode, rerank });
+    const results = await engine.searchBatch(chunk.map((c) => c.q.text), { k: 100, ...search, rerank });
     chunk.forEach((c, j) => {
       per.push({ style: c.q.style, m: queryMetrics(groupRanks(results[j]!.map((h) => h.name), c.gold)) });
     });
