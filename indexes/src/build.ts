@@ -92,7 +92,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
     dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
   }
-  opts.onProgress?.({ phase: 'ann', done: 0, total: 1 });
+  opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   const manifest = await writeIndexDir(opts.out, {
     infos,
     sparse,
@@ -105,8 +105,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
       duplicates: corpus.duplicates,
       warnings: corpus.warnings.length,
     },
-  });
-  opts.onProgress?.({ phase: 'write', done: 1, total: 1 });
+  }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
   return {
     manifest,
     files: corpus.files,

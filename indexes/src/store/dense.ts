@@ -54,16 +54,17 @@ export class AnnDenseStore implements DenseStore {
     private readonly ann: Index,
   ) {}
 
-  static async buildFile(path: string, vectors: Float32Array, dim: number): Promise<void> {
+  static async buildFile(path: string, vectors: Float32Array, dim: number, onProgress?: (done: number, total: number) => void): Promise<void> {
     const n = vectors.length / dim;
     const index = newIndex(dim);
     const keys = new BigUint64Array(n);
     for (let i = 0; i < n; i++) keys[i] = BigInt(i);
-    // add in chunks so a progress callback could be hooked here; threads 0 = all cores
-    const chunk = 16384;
+    // in chunks, to report progress; threads 0 = all cores
+    const chunk = 8192;
     for (let i = 0; i < n; i += chunk) {
       const end = Math.min(n, i + chunk);
-      if (end > i) index.add(keys.subarray(i, end), vectors.subarray(i * dim, end * dim), 0);
+      index.add(keys.subarray(i, end), vectors.subarray(i * dim, end * dim), 0);
+      onProgress?.(end, n);
       await new Promise((r) => setImmediate(r));
     }
     index.save(path);

@@ -60,7 +60,11 @@ function fileCrc(path: string): number {
   return crc32(readFileSync(path));
 }
 
-export async function writeIndexDir(dir: string, content: IndexContent): Promise<Manifest> {
+export async function writeIndexDir(
+  dir: string,
+  content: IndexContent,
+  onAnnProgress?: (done: number, total: number) => void,
+): Promise<Manifest> {
   mkdirSync(dir, { recursive: true });
   const { sparse } = content;
   writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos));
@@ -75,7 +79,7 @@ export async function writeIndexDir(dir: string, content: IndexContent): Promise
     const { vectors, dim } = content.dense;
     const q = quantize(vectors, dim);
     writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
-    await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), vectors, dim);
+    await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), vectors, dim, onAnnProgress);
     written.push('dense.bin', 'dense.usearch');
   }
   const files: Manifest['files'] = {};
