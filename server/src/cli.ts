@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   extract: async () => (await import('./cli/extract-cmd.js')).extractCommand,
   models: async () => (await import('./cli/models-cmd.js')).modelsCommand,
   serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
+  'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

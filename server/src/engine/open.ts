@@ -1,7 +1,8 @@
 /**
  * Opens an index directory as a ready Engine: reads and checks the index files,
  * loads the encoder the index was built with (or the one given), and checks the
- * two agree.
+ * two agree; loads a reranker (the one given, else the shipped `models/reranker`
+ * when present) and says whether its evaluation turns reranking on by default.
  */
 import { existsSync } from 'node:fs';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
@@ -10,29 +11,49 @@ import { Engine, type EngineOptions } from './engine.js';
 import { Segment } from './segment.js';
 import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
 import { CrossEncoderReranker } from './rerank-cross.js';
+import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
+import type { Reranker } from './rerank.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
   sparseOnly?: boolean;
-  /** A cross-encoder directory to rerank with. */
+  /** A reranker directory: the project's feature reranker (has `reranker.json`) or a cross-encoder. */
   rerankerDir?: string;
+  /** Load the shipped `models/reranker` when no reranker is given (default true). */
+  defaultReranker?: boolean;
 }
 
-export async function openEngine(indexDir: string, opts: OpenOptions = {}): Promise<Engine> {
+export type OpenedEngine = Engine & {
+  /** Rerank when the caller does not say (true only if the loaded reranker's evaluation says so). */
+  readonly rerankByDefault: boolean;
+};
+
+async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; byDefault: boolean }> {
+  if (opts.reranker) return { reranker: opts.reranker, byDefault: false };
+  const dir = opts.rerankerDir;
+  if (dir && !isFeatureRerankerDir(dir)) return { reranker: new CrossEncoderReranker(await loadCrossEncoder(dir)), byDefault: false };
+  const featureDir = dir ?? (opts.defaultReranker !== false ? shippedRerankerDir() : undefined);
+  if (!featureDir) return { byDefault: false };
+  const reranker = await FeatureReranker.load(featureDir);
+  return { reranker, byDefault: reranker.byDefault };
+}
+
+export async function openEngine(indexDir: string, opts: OpenOptions = {}): Promise<OpenedEngine> {
   const parts = readIndexDir(indexDir);
   let encoder: Encoder | undefined;
   const rec = parts.manifest.encoder;
   if (rec && !opts.sparseOnly) {
     const dir = opts.encoderDir ?? rec.dir;
     if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
-    encoder = await loadEncoder(dir);
+    // one short query at a time: a single intra-op thread avoids cross-thread hand-offs
+    encoder = await loadEncoder(dir, { threads: 1 });
     if (encoder.dim !== rec.dim) {
       throw new Error(`encoder ${dir} has dimension ${encoder.dim} but the index was built with ${rec.dim}; rebuild the index`);
     }
   }
-  let reranker = opts.reranker;
-  if (!reranker && opts.rerankerDir) reranker = new CrossEncoderReranker(await loadCrossEncoder(opts.rerankerDir));
-  return new Engine([Segment.fromIndex(parts)], { ...opts, encoder, reranker });
+  const { reranker, byDefault } = await openReranker(opts);
+  const engine = new Engine([Segment.fromIndex(parts)], { ...opts, encoder, reranker });
+  return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -1,0 +1,144 @@
+/**
+ * `premise-lsp rerank-data --index DIR --records records.jsonl --out features.jsonl
+ *   [--limit N] [--val-limit N] [--mode M] [--holdout FILE] [--val-dojo FILE]`
+ *
+ * Development command: training data for the learned reranker. Each theorem of the
+ * records whose proof references premises of the index becomes a query (its
+ * statement rendered as a proof state); the first stage ranks the index for it and
+ * one JSON line per query is written with the feature rows of the top 50 and 0/1
+ * labels (1 = the proof references the candidate). Theorems on the holdout list
+ * are skipped; files whose stable hash is 0 mod 20 form the validation split.
+ * `--val-dojo` also writes the validation queries in LeanDojo form, so that
+ * `premise-lsp eval --dataset leandojo` can score them end to end.
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import { openEngine } from '../engine/open.js';
+import { binderToHyp } from '../engine/query.js';
+import { parseQuery } from '../engine/query.js';
+import { FEATURE_NAMES, features } from '../engine/rerank-features.js';
+import { packageRoot } from '../paths.js';
+import { choice, intOption, MODES, parse, UsageError } from './args.js';
+
+/** Candidates per query (the engine's RERANK_TOP). */
+const TOP = 50;
+const VAL_MOD = 20;
+const STATEMENT_KINDS = new Set(['theorem', 'lemma']);
+
+/** A stable 32-bit hash (first 4 bytes of SHA-1), for splits and sampling. */
+export function stableHash(s: string): number {
+  return createHash('sha1').update(s).digest().readUInt32BE(0);
+}
+
+export const isValidationFile = (file: string) => stableHash(file) % VAL_MOD === 0;
+
+/** A theorem statement as the proof state at its start. */
+export function statementState(r: Pick<PremiseRecord, 'args' | 'goal'>): string {
+  const hyps = r.args.map(binderToHyp).join('\n');
+  return `${hyps ? hyps + '\n' : ''}⊢ ${r.goal}`;
+}
+
+interface TrainQuery {
+  name: string;
+  file: string;
+  split: 'train' | 'val';
+  text: string;
+  gold: Set<string>;
+}
+
+function readLines(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+}
+
+async function write(out: WriteStream, line: string): Promise<void> {
+  if (!out.write(line + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
+}
+
+const close = (out: WriteStream) => new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
+
+const round = (x: number) => Math.round(x * 1e5) / 1e5;
+
+export async function rerankDataCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    index: { type: 'string', short: 'i' },
+    records: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    limit: { type: 'string' },
+    'val-limit': { type: 'string' },
+    mode: { type: 'string' },
+    holdout: { type: 'string' },
+    'val-dojo': { type: 'string' },
+    encoder: { type: 'string' },
+  });
+  if (!values.index || !values.records || !values.out) throw new UsageError('rerank-data needs --index DIR --records FILE --out FILE');
+  const limit = intOption(values.limit, 'limit', Number.MAX_SAFE_INTEGER);
+  const valLimit = intOption(values['val-limit'], 'val-limit', Math.max(1, Math.ceil(limit / VAL_MOD)));
+  const holdoutFile = values.holdout ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
+  if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
+  const holdout = new Set(readLines(holdoutFile).map((l) => l.trim()));
+  const mode = choice(values.mode, 'mode', MODES);
+
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
+  const firstStage = mode ?? (engine.encoder ? 'hybrid' : 'bm25');
+
+  // choose queries: statements with resolvable refs, not held out; sampled by a stable hash of the name
+  const queries: TrainQuery[] = [];
+  let skippedHoldout = 0;
+  for (const line of readLines(values.records)) {
+    const r = JSON.parse(line) as PremiseRecord;
+    if (r.lang !== 'lean' || !STATEMENT_KINDS.has(r.kind) || !r.goal.trim()) continue;
+    if (holdout.has(r.name)) {
+      skippedHoldout++;
+      continue;
+    }
+    const gold = new Set(r.refs.filter((n) => n !== r.name && engine.lookup(n)));
+    if (!gold.size) continue;
+    queries.push({ name: r.name, file: r.file, split: isValidationFile(r.file) ? 'val' : 'train', text: statementState(r), gold });
+  }
+  queries.sort((a, b) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name));
+  const train = queries.filter((q) => q.split === 'train').slice(0, limit);
+  const val = queries.filter((q) => q.split === 'val').slice(0, valLimit);
+  const chosen = [...train, ...val];
+  process.stderr.write(
+    `rerank-data: ${queries.length} eligible queries (${skippedHoldout} held out); writing ${train.length} train + ${val.length} val, first stage ${firstStage}\n`,
+  );
+
+  const out = createWriteStream(values.out);
+  await write(out, JSON.stringify({ header: true, features: FEATURE_NAMES, firstStage, index: values.index, top: TOP }));
+  const dojo = values['val-dojo'] ? createWriteStream(values['val-dojo']) : undefined;
+  const started = Date.now();
+  const batch = 16;
+  let withPositive = 0;
+  try {
+    for (let i = 0; i < chosen.length; i += batch) {
+      const chunk = chosen.slice(i, i + batch);
+      const results = await engine.searchBatch(chunk.map((q) => q.text), { k: TOP + 1, mode: firstStage });
+      for (let j = 0; j < chunk.length; j++) {
+        const q = chunk[j]!;
+        // the theorem itself is in the index; a proof never uses it, and at proof time it is not there yet
+        const pool = results[j]!.filter((h) => h.name !== q.name).slice(0, TOP).map((h) => ({ info: h, parts: h.parts, score: h.score }));
+        const parsed = parseQuery(q.text);
+        const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
+        if (labels.some((l) => l)) withPositive++;
+        const rows = pool.map((c) => Array.from(features(parsed, c, pool), round));
+        await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, nGold: q.gold.size, labels, features: rows }));
+        if (dojo && q.split === 'val') {
+          const premises = [...q.gold].map((n) => ({ full_name: n }));
+          await write(dojo, JSON.stringify({ id: q.name, theorem: q.name, split: 'rerank-val', state_before: q.text, premises }));
+        }
+      }
+      const done = Math.min(i + batch, chosen.length);
+      if (done % 1024 < batch || done === chosen.length) {
+        const s = (Date.now() - started) / 1000;
+        process.stderr.write(`rerank-data: ${done}/${chosen.length} queries, ${withPositive} with a positive in the top ${TOP}, ${s.toFixed(0)} s\n`);
+      }
+    }
+  } finally {
+    await close(out);
+    if (dojo) await close(dojo);
+    await engine.encoder?.dispose();
+  }
+  return 0;
+}

@@ -1,0 +1,488 @@
+/**
+ * Features for the learned reranker: one fixed-length row per (query, candidate)
+ * describing how the candidate's first-stage scores sit within the pool and how
+ * the premise's statement meets the proof state (relations, symbols, identifiers,
+ * type classes, rewrite direction). Pure and deterministic: the `rerank-data`
+ * command and the runtime reranker call the same function, and the model's
+ * `reranker.json` names these features in this order.
+ */
+import { splitIdent } from '../../../indexes/src/sparse/terms.js';
+import type { RerankInput } from './rerank.js';
+import type { ParsedQuery } from './types.js';
+
+/** What the features read from a candidate (a first-stage `Candidate` or a search hit). */
+export type RerankCandidate = RerankInput;
+
+export const RELATIONS = ['=', '≠', '≤', '<', '↔', '∈', '⊆', '∣', '→', 'none'] as const;
+export type Relation = (typeof RELATIONS)[number];
+
+const KINDS = ['theorem', 'def', 'instance', 'field', 'type', 'other'] as const;
+
+/** Feature names, in row order. `reranker.json` must list exactly these. */
+export const FEATURE_NAMES: readonly string[] = [
+  'fused',
+  'fused_norm',
+  'fused_rank',
+  'fused_log_rank',
+  'sparse_norm',
+  'sparse_rank',
+  'has_dense',
+  'dense',
+  'dense_norm',
+  'dense_gap',
+  'dense_rank',
+  'log_uses',
+  ...KINDS.map((k) => `kind_${k}`),
+  'rel_match',
+  'rel_rewrite_ok',
+  ...RELATIONS.map((r) => `qrel_${r}`),
+  ...RELATIONS.map((r) => `prel_${r}`),
+  'sym_jaccard_goal',
+  'sym_jaccard_hyps',
+  'id_jaccard_goal',
+  'id_cover_goal',
+  'id_cover_state',
+  'name_cover_goal',
+  'name_cover_state',
+  'id_jaccard_hyps',
+  'class_count',
+  'class_match',
+  'class_all',
+  'lhs_cover',
+  'rhs_cover',
+  'premise_goal_len',
+  'premise_args',
+  'rewritable',
+  'query_goal_len',
+  'query_hyps',
+];
+
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+
+// ---------------------------------------------------------------------------
+// text analysis
+
+const OPEN = new Set(['(', '[', '{', '⟨', '⦃', '⟦', '⁅']);
+const CLOSE = new Set([')', ']', '}', '⟩', '⦄', '⟧', '⁆']);
+/** Relation precedence: a lower number binds more loosely, so it heads the expression. */
+const PREC: Record<string, number> = { '↔': 20, '→': 25, '=': 50, '≠': 50, '≤': 50, '<': 50, '∈': 50, '⊆': 50, '∣': 50 };
+/** Relations written another way that count as one of RELATIONS. */
+const ALIAS: Record<string, Relation> = { '≥': '≤', '>': '<', '∉': '∈', '⊂': '⊆', '⊇': '⊆', '⊃': '⊆' };
+
+interface Head {
+  rel: Relation;
+  /** Character offsets of the relation symbol, or -1. */
+  at: number;
+  len: number;
+}
+
+/** Drops leading `∀ x y, ` binders (their body is what a rewrite or `apply` meets). */
+function stripForall(goal: string): string {
+  let g = goal.trim();
+  for (let guard = 0; guard < 8 && /^(∀|Π)/.test(g); guard++) {
+    const cut = topLevelComma(g, 1);
+    if (cut < 0) break;
+    g = g.slice(cut + 1).trim();
+  }
+  return g;
+}
+
+const BIG_OPS = new Set(['∑', '∏', '⋃', '⋂', '⨆', '⨅', '∫', '⨁']);
+
+/** The first `,` at bracket depth 0 from `from`, or -1. */
+function topLevelComma(g: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < g.length; i++) {
+    const ch = g[i]!;
+    if (OPEN.has(ch)) depth++;
+    else if (CLOSE.has(ch)) depth--;
+    else if (ch === ',' && depth === 0) return i;
+    if (depth < 0) return -1;
+  }
+  return -1;
+}
+
+/** The top-level relation of a goal (`a + b = c` → `=`), by precedence then position. */
+export function headRelation(goal: string): Head {
+  const head = scanHead(goal);
+  // `¬p` binds tighter than `↔`/`→` but looser than `=`, `≤`, …
+  if (head.rel !== '↔' && head.rel !== '→' && goal.trimStart().startsWith('¬')) {
+    return { rel: head.rel === '=' ? '≠' : 'none', at: -1, len: 0 };
+  }
+  return head;
+}
+
+function scanHead(g: string): Head {
+  let best: Head = { rel: 'none', at: -1, len: 0 };
+  let bestPrec = Infinity;
+  let depth = 0;
+  for (let i = 0; i < g.length; i++) {
+    const ch = g[i]!;
+    if (OPEN.has(ch)) {
+      depth++;
+      continue;
+    }
+    if (CLOSE.has(ch)) {
+      depth = Math.max(0, depth - 1);
+      continue;
+    }
+    if (depth > 0) continue;
+    // an ∃ / ∀ / λ body runs to the end: nothing after it heads the expression
+    // (features strip leading ∀ binders first, see stripForall)
+    if (ch === '∃' || ch === '∀' || ch === 'λ' || ch === '∄') return best;
+    // a big operator's binder part (`∑ i ∈ s,`) holds no relation of the goal
+    if (BIG_OPS.has(ch)) {
+      const comma = topLevelComma(g, i + 1);
+      if (comma > 0) i = comma;
+      continue;
+    }
+    let sym: string | undefined;
+    let len = 1;
+    if (ch === '=') {
+      const prev = g[i - 1];
+      const next = g[i + 1];
+      if (next === '>' || next === '=' || prev === ':' || prev === '=' || prev === '!' || prev === '<' || prev === '>') continue;
+      sym = '=';
+    } else if (ch === '<') {
+      if (g.startsWith('<->', i)) [sym, len] = ['↔', 3];
+      else if (g[i + 1] === '=') [sym, len] = ['≤', 2];
+      else if (g[i + 1] === '|' || g[i + 1] === '$' || g[i + 1] === '*' || g[i + 1] === '-') continue;
+      else sym = '<';
+    } else if (ch === '>') {
+      const prev = g[i - 1];
+      if (prev === '-' || prev === '=' || prev === '|') continue;
+      if (g[i + 1] === '=') [sym, len] = ['≥', 2];
+      else sym = '>';
+    } else if (ch === '-' && g[i + 1] === '>') [sym, len] = ['→', 2];
+    else if (ch === '!' && g[i + 1] === '=') [sym, len] = ['≠', 2];
+    else if (ch in PREC || ch in ALIAS) sym = ch;
+    if (!sym) continue;
+    const rel = (ALIAS[sym] ?? sym) as Relation;
+    const prec = PREC[rel]!;
+    if (prec < bestPrec) {
+      best = { rel, at: i, len };
+      bestPrec = prec;
+    }
+    i += len - 1;
+  }
+  return best;
+}
+
+/**
+ * A one-pass lexer for the features (the BM25 `terms()` is too slow to run on 50
+ * premises per query): identifiers split into lower-case parts as `terms()` does
+ * (`Nat.succ_le` → nat, succ, le; lone ASCII letters dropped: they are bound
+ * variables), numbers, and single mathematical symbols.
+ */
+const TOKEN_RE =
+  /([\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*)|([0-9]+)|(⁻¹|[^\s\p{L}\p{N}_()[\]{},;:`"'↑⇑↥✝])/gu;
+
+const partCache = new Map<string, string[]>();
+
+function identParts(ident: string): string[] {
+  let parts = partCache.get(ident);
+  if (parts) return parts;
+  parts = [];
+  for (const comp of ident.split('.')) {
+    for (const p of splitIdent(comp)) if (/^\p{L}/u.test(p) && !(p.length === 1 && p < '\u0080')) parts.push(p);
+  }
+  if (partCache.size >= 100_000) partCache.clear();
+  partCache.set(ident, parts);
+  return parts;
+}
+
+interface TextSets {
+  /** Identifier parts. */
+  ids: Set<string>;
+  /** Mathematical symbols. */
+  syms: Set<string>;
+  /** Identifier parts, symbols and numbers. */
+  all: Set<string>;
+}
+
+function textSets(text: string): TextSets {
+  const ids = new Set<string>();
+  const syms = new Set<string>();
+  const all = new Set<string>();
+  TOKEN_RE.lastIndex = 0;
+  for (let m = TOKEN_RE.exec(text); m; m = TOKEN_RE.exec(text)) {
+    if (m[1] !== undefined) {
+      for (const p of identParts(m[1])) {
+        ids.add(p);
+        all.add(p);
+      }
+    } else if (m[2] !== undefined) all.add(m[2]);
+    else {
+      syms.add(m[3]!);
+      all.add(m[3]!);
+    }
+  }
+  return { ids, syms, all };
+}
+
+/** Class names required by instance binders/hypotheses: `[Group G]`, `[inst : Ring R]`, `inst✝ : Field K`. */
+function className(typeText: string): string | undefined {
+  const m = /^\s*(?:@)?([\p{L}_][\p{L}\p{N}_'.]*)/u.exec(typeText);
+  return m?.[1];
+}
+
+export function premiseClasses(args: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of args) {
+    const s = a.trim();
+    if (!s.startsWith('[')) continue;
+    const inner = s.replace(/^\[|\]$/g, '');
+    const named = /^[^:]*?\s:\s([\s\S]*)$/.exec(inner);
+    const c = className(named ? named[1]! : inner);
+    if (c) out.add(c);
+  }
+  return out;
+}
+
+export function queryClasses(hyps: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const h of hyps) {
+    const m = /^\s*(inst[^\s:]*|_inst[^\s:]*)\s*:\s*([\s\S]*)$/u.exec(h) ?? /^\s*\[([\s\S]*)\]\s*$/u.exec(h);
+    if (!m) continue;
+    const c = className(m[2] ?? m[1]!);
+    if (c) out.add(c);
+  }
+  return out;
+}
+
+/** Name parts worth matching: `Nat.succ_le_iff` → succ, le, iff (namespaces kept as parts too). */
+function nameParts(name: string): Set<string> {
+  const out = new Set<string>();
+  for (const comp of name.split('.')) {
+    for (const p of splitIdent(comp)) if (p.length > 1 && /^\p{L}/u.test(p)) out.add(p);
+  }
+  return out;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  if (!a.size && !b.size) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Fraction of `part` found in `whole` (0 when `part` is empty). */
+function cover(part: Set<string>, whole: Set<string>): number {
+  if (!part.size) return 0;
+  let n = 0;
+  for (const x of part) if (whole.has(x)) n++;
+  return n / part.size;
+}
+
+function union(...sets: Set<string>[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of sets) for (const x of s) out.add(x);
+  return out;
+}
+
+function kindIndex(kind: string): number {
+  switch (kind) {
+    case 'theorem':
+    case 'lemma':
+    case 'corollary':
+    case 'proposition':
+      return 0;
+    case 'def':
+    case 'abbrev':
+    case 'definition':
+    case 'fun':
+    case 'opaque':
+      return 1;
+    case 'instance':
+      return 2;
+    case 'field':
+    case 'constructor':
+      return 3;
+    case 'structure':
+    case 'class':
+    case 'inductive':
+      return 4;
+    default:
+      return 5;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// per-query and per-pool context (computed once, reused for every candidate)
+
+interface QueryContext {
+  rel: Relation;
+  goal: TextSets;
+  /** Identifiers and symbols of the hypotheses' types. */
+  hyps: TextSets;
+  /** Every identifier term of the state (goal + hyps). */
+  stateIds: Set<string>;
+  /** Every term of the goal (identifiers, symbols, numbers). */
+  goalTerms: Set<string>;
+  classes: Set<string>;
+  goalLen: number;
+}
+
+/** The type part of a hypothesis line or binder: `h : a ≤ b` / `(h : a ≤ b)` → `a ≤ b`. */
+function binderType(h: string): string {
+  return h.trim().replace(/^[({[⦃]|[)}\]⦄]$/g, '').replace(/^[^:]*?\s:\s/, '');
+}
+
+function queryContext(q: ParsedQuery): QueryContext {
+  const goal = stripForall(q.goal);
+  const hypTypes = q.hyps.map(binderType).join(' ');
+  const g = textSets(goal);
+  const h = textSets(hypTypes);
+  return {
+    rel: headRelation(goal).rel,
+    goal: g,
+    hyps: h,
+    stateIds: union(g.ids, h.ids),
+    goalTerms: g.all,
+    classes: queryClasses(q.hyps),
+    goalLen: g.all.size,
+  };
+}
+
+interface PoolContext {
+  minFused: number;
+  maxFused: number;
+  maxSparse: number;
+  minDense: number;
+  maxDense: number;
+  fusedRank: Map<RerankCandidate, number>;
+  sparseRank: Map<RerankCandidate, number>;
+  denseRank: Map<RerankCandidate, number>;
+  n: number;
+}
+
+function ranks(pool: readonly RerankCandidate[], value: (c: RerankCandidate) => number): Map<RerankCandidate, number> {
+  // stable: ties keep pool order, so the same pool always gives the same ranks
+  const order = pool.map((c, i) => ({ c, i, v: value(c) })).sort((a, b) => b.v - a.v || a.i - b.i);
+  const out = new Map<RerankCandidate, number>();
+  order.forEach((o, r) => out.set(o.c, r));
+  return out;
+}
+
+function poolContext(pool: readonly RerankCandidate[]): PoolContext {
+  let minFused = Infinity;
+  let maxFused = -Infinity;
+  let maxSparse = 0;
+  let minDense = Infinity;
+  let maxDense = -Infinity;
+  for (const c of pool) {
+    minFused = Math.min(minFused, c.score);
+    maxFused = Math.max(maxFused, c.score);
+    maxSparse = Math.max(maxSparse, c.parts.sparse ?? 0);
+    if (c.parts.dense !== undefined) {
+      minDense = Math.min(minDense, c.parts.dense);
+      maxDense = Math.max(maxDense, c.parts.dense);
+    }
+  }
+  return {
+    minFused,
+    maxFused,
+    maxSparse,
+    minDense,
+    maxDense,
+    fusedRank: ranks(pool, (c) => c.score),
+    sparseRank: ranks(pool, (c) => c.parts.sparse ?? 0),
+    denseRank: ranks(pool, (c) => c.parts.dense ?? -Infinity),
+    n: pool.length,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+function row(qc: QueryContext, pc: PoolContext, c: RerankCandidate, qHyps: number): Float32Array {
+  const f = new Float32Array(FEATURE_COUNT);
+  let k = 0;
+  const put = (v: number) => (f[k++] = Number.isFinite(v) ? v : 0);
+  const span = (lo: number, hi: number, v: number) => (hi > lo ? (v - lo) / (hi - lo) : 1);
+  const denom = Math.max(1, pc.n - 1);
+  const info = c.info;
+
+  // first-stage scores
+  const fr = pc.fusedRank.get(c) ?? pc.n;
+  put(c.score);
+  put(span(pc.minFused, pc.maxFused, c.score));
+  put(fr / denom);
+  put(Math.log1p(fr));
+  put(pc.maxSparse > 0 ? (c.parts.sparse ?? 0) / pc.maxSparse : 0);
+  put((pc.sparseRank.get(c) ?? pc.n) / denom);
+  const hasDense = c.parts.dense !== undefined;
+  put(hasDense ? 1 : 0);
+  put(hasDense ? c.parts.dense! : 0);
+  put(hasDense ? span(pc.minDense, pc.maxDense, c.parts.dense!) : 0);
+  put(hasDense ? pc.maxDense - c.parts.dense! : 0);
+  put(hasDense ? (pc.denseRank.get(c) ?? pc.n) / denom : 1);
+  put(Math.log1p(info.uses));
+
+  // kind
+  const ki = kindIndex(info.kind);
+  for (let i = 0; i < KINDS.length; i++) put(i === ki ? 1 : 0);
+
+  // relations
+  const pgoal = stripForall(info.goal || info.statement);
+  const head = headRelation(pgoal);
+  const rewritable = head.rel === '=' || head.rel === '↔';
+  put(qc.rel !== 'none' && head.rel === qc.rel ? 1 : 0);
+  // a rewrite lemma can act on any goal; an `apply` lemma needs the goal's relation
+  put(rewritable || (qc.rel !== 'none' && head.rel === qc.rel) ? 1 : 0);
+  for (const r of RELATIONS) put(qc.rel === r ? 1 : 0);
+  for (const r of RELATIONS) put(head.rel === r ? 1 : 0);
+
+  // symbols and identifiers
+  const pg = textSets(pgoal);
+  const pa = textSets(info.args.map(binderType).join(' '));
+  const names = nameParts(info.name);
+  put(jaccard(qc.goal.syms, pg.syms));
+  put(jaccard(qc.hyps.syms, pa.syms));
+  put(jaccard(qc.goal.ids, pg.ids));
+  put(cover(pg.ids, qc.goal.ids));
+  put(cover(pg.ids, qc.stateIds));
+  put(cover(names, qc.goal.ids));
+  put(cover(names, qc.stateIds));
+  put(jaccard(qc.hyps.ids, pa.ids));
+
+  // type classes
+  const pcls = premiseClasses(info.args);
+  let matched = 0;
+  for (const x of pcls) if (qc.classes.has(x)) matched++;
+  put(Math.log1p(pcls.size));
+  put(pcls.size ? matched / pcls.size : 0);
+  put(pcls.size && matched === pcls.size ? 1 : 0);
+
+  // rewrite sides: are the premise's LHS (RHS) terms all in the goal?
+  if (rewritable && head.at >= 0) {
+    const lhs = textSets(pgoal.slice(0, head.at)).all;
+    const rhs = textSets(pgoal.slice(head.at + head.len)).all;
+    put(cover(lhs, qc.goalTerms));
+    put(cover(rhs, qc.goalTerms));
+  } else {
+    put(0);
+    put(0);
+  }
+
+  // sizes
+  put(Math.log1p(pg.all.size));
+  put(Math.log1p(info.args.length));
+  put(rewritable ? 1 : 0);
+  put(Math.log1p(qc.goalLen));
+  put(Math.log1p(qHyps));
+  return f;
+}
+
+/** The feature row of one candidate within its pool. */
+export function features(q: ParsedQuery, c: RerankCandidate, pool: readonly RerankCandidate[]): Float32Array {
+  return row(queryContext(q), poolContext(pool), c, q.hyps.length);
+}
+
+/** Rows for a whole pool, row-major [pool.length × FEATURE_COUNT] (what the reranker feeds the model). */
+export function featureMatrix(q: ParsedQuery, pool: readonly RerankCandidate[]): Float32Array {
+  const qc = queryContext(q);
+  const pc = poolContext(pool);
+  const out = new Float32Array(pool.length * FEATURE_COUNT);
+  pool.forEach((c, i) => out.set(row(qc, pc, c, q.hyps.length), i * FEATURE_COUNT));
+  return out;
+}
