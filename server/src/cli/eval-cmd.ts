@@ -11,6 +11,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     dataset: { type: 'string', short: 'd' },
     mode: { type: 'string' },
     rerank: { type: 'boolean' },
+    'no-rerank': { type: 'boolean' },
     json: { type: 'boolean' },
     encoder: { type: 'string' },
     reranker: { type: 'string' },
@@ -24,7 +25,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: (mode === 'bm25' || mode === 'bm25-plain') && !values.rerank });
   try {
     const queries = loadDataset(dataset, positionals[0]!);
-    const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), !!values.rerank);
+    const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
+    const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), rerank);
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');
   } finally {
     await engine.encoder?.dispose();

@@ -18,6 +18,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
     k: { type: 'string', short: 'k' },
     mode: { type: 'string' },
     rerank: { type: 'boolean' },
+    'no-rerank': { type: 'boolean' },
     json: { type: 'boolean' },
     encoder: { type: 'string' },
     reranker: { type: 'string' },
@@ -30,7 +31,8 @@ export async function queryCommand(argv: string[]): Promise<number> {
   const k = intOption(values.k, 'k', 10);
   const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: mode === 'bm25' && !values.rerank });
   try {
-    const hits = await engine.search(text, { k, mode, rerank: values.rerank });
+    const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
+    const hits = await engine.search(text, { k, mode, rerank });
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {
