@@ -86,6 +86,9 @@ describe('exit status and errors', () => {
     expect(run(['query', 'x']).err).toMatch(/--index/);
     expect(run(['query', '--index', tmp, '--mode', 'fast', 'x']).code).toBe(2);
     expect(run(['index', SAMPLE]).code).toBe(2);
+    const w = run(['query', '--index', tmp, '--weights', '1,2', 'x']);
+    expect(w.code).toBe(2);
+    expect(w.err).toMatch(/--weights takes three/);
   });
 
   it('exits 1 naming the file when the index is corrupt', () => {

@@ -30,3 +30,14 @@ export function choice<T extends string>(value: string | undefined, name: string
 }
 
 export const MODES = ['bm25', 'dense', 'hybrid'] as const;
+
+/** `--weights dense,sparse,prior` (e.g. `0.5,0.5,0.5`): hybrid fusion weights for every kind of query. */
+export function weightsOption(value: string | undefined): { dense: number; sparse: number; prior: number } | undefined {
+  if (value === undefined) return undefined;
+  const parts = value.split(',').map(Number);
+  if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
+    throw new UsageError(`--weights takes three non-negative numbers dense,sparse,prior, got ${JSON.stringify(value)}`);
+  }
+  const [dense, sparse, prior] = parts as [number, number, number];
+  return { dense, sparse, prior };
+}

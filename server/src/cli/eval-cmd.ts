@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { openEngine } from '../engine/open.js';
 import { DATASETS, loadDataset } from '../eval/datasets.js';
 import { formatEval, runEval } from '../eval/run.js';
-import { choice, MODES, parse, UsageError } from './args.js';
+import { weightsOption, choice, MODES, parse, UsageError } from './args.js';
 
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -15,6 +15,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     encoder: { type: 'string' },
     reranker: { type: 'string' },
+    weights: { type: 'string' },
   });
   if (!values.index) throw new UsageError('eval needs --index <index-dir>');
   const dataset = choice(values.dataset, 'dataset', DATASETS);
@@ -22,7 +23,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
   if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
   const mode = choice(values.mode, 'mode', [...MODES, 'bm25-plain'] as const);
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: (mode === 'bm25' || mode === 'bm25-plain') && !values.rerank });
+  const w = weightsOption(values.weights);
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, weights: w && { formal: w, text: w }, sparseOnly: (mode === 'bm25' || mode === 'bm25-plain') && !values.rerank });
   try {
     const queries = loadDataset(dataset, positionals[0]!);
     const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { openEngine } from '../engine/open.js';
 import type { SearchHit } from '../engine/types.js';
-import { choice, intOption, MODES, parse, UsageError } from './args.js';
+import { weightsOption, choice, intOption, MODES, parse, UsageError } from './args.js';
 
 function formatHit(h: SearchHit): string {
   const parts = Object.entries(h.parts)
@@ -22,6 +22,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     encoder: { type: 'string' },
     reranker: { type: 'string' },
+    weights: { type: 'string' },
   });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
@@ -29,7 +30,8 @@ export async function queryCommand(argv: string[]): Promise<number> {
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, sparseOnly: mode === 'bm25' && !values.rerank });
+  const w = weightsOption(values.weights);
+  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, weights: w && { formal: w, text: w }, sparseOnly: mode === 'bm25' && !values.rerank });
   try {
     const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
     const hits = await engine.search(text, { k, mode, rerank });
