@@ -25,9 +25,9 @@ beforeAll(async () => {
   reranker = await FeatureReranker.load(shipped);
 });
 
-function cand(name: string, args: string[], goal: string, score: number, kind = 'theorem'): RerankInput {
+function cand(name: string, args: string[], goal: string, score: number, kind = 'theorem', dense?: number): RerankInput {
   const info = { ...toInfos([rec(name, args, goal)])[0]!, kind } as RerankInput['info'];
-  return { info, parts: { sparse: score, prior: 0 }, score };
+  return { info, parts: { sparse: score, prior: 0, ...(dense === undefined ? {} : { dense }) }, score };
 }
 
 /** A copy of the shipped reranker directory with one file replaced. */
@@ -61,8 +61,9 @@ describe('FeatureReranker (shipped model)', () => {
   it('promotes the premise that matches the goal over a higher-scored unrelated one', async () => {
     const q = parseQuery('α : Type u_1\ninst✝ : AddCommMonoid α\na b : α\n⊢ a + b = b + a');
     const pool = [
-      cand('Set.Finite.instFintype', ['(s : Set α)', '(hs : s.Finite)'], 'Fintype s', 1.0, 'instance'),
-      cand('add_comm', ['{G : Type*}', '[AddCommMonoid G]', '(a b : G)'], 'a + b = b + a', 0.97),
+      // the reranker was trained on a hybrid first stage: both candidates carry dense scores
+      cand('Set.Finite.instFintype', ['(s : Set α)', '(hs : s.Finite)'], 'Fintype s', 1.0, 'instance', 0.2),
+      cand('add_comm', ['{G : Type*}', '[AddCommMonoid G]', '(a b : G)'], 'a + b = b + a', 0.97, 'theorem', 0.9),
     ];
     const s = await reranker.score(q, pool);
     expect(s[1]).toBeGreaterThan(s[0]!);
