@@ -1,8 +1,8 @@
-/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank] [--json] <text | ->` */
+/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
-import { openEngine } from '../engine/open.js';
 import type { SearchHit } from '../engine/types.js';
-import { weightsOption, choice, intOption, MODES, parse, UsageError } from './args.js';
+import { choice, intOption, MODES, parse, UsageError } from './args.js';
+import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
 
 function formatHit(h: SearchHit): string {
   const parts = Object.entries(h.parts)
@@ -13,27 +13,15 @@ function formatHit(h: SearchHit): string {
 }
 
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    index: { type: 'string', short: 'i' },
-    k: { type: 'string', short: 'k' },
-    mode: { type: 'string' },
-    rerank: { type: 'boolean' },
-    'no-rerank': { type: 'boolean' },
-    json: { type: 'boolean' },
-    encoder: { type: 'string' },
-    reranker: { type: 'string' },
-    weights: { type: 'string' },
-  });
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, k: { type: 'string', short: 'k' } });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
-  const w = weightsOption(values.weights);
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, rerankerDir: values.reranker, weights: w && { formal: w, text: w }, sparseOnly: mode === 'bm25' && !values.rerank });
+  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25');
   try {
-    const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
     const hits = await engine.search(text, { k, mode, rerank });
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');

@@ -1,0 +1,39 @@
+/** The options `query` and `eval` share for opening an index, and what they mean. */
+import { openEngine, type OpenedEngine } from '../engine/open.js';
+import { weightsOption } from './args.js';
+
+export const ENGINE_FLAGS = {
+  index: { type: 'string', short: 'i' },
+  mode: { type: 'string' },
+  rerank: { type: 'boolean' },
+  'no-rerank': { type: 'boolean' },
+  json: { type: 'boolean' },
+  encoder: { type: 'string' },
+  reranker: { type: 'string' },
+  weights: { type: 'string' },
+} as const;
+
+interface EngineFlagValues {
+  rerank?: boolean;
+  'no-rerank'?: boolean;
+  encoder?: string;
+  reranker?: string;
+  weights?: string;
+}
+
+/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
+export async function openFromFlags(
+  index: string,
+  values: EngineFlagValues,
+  sparseOnly: boolean,
+): Promise<{ engine: OpenedEngine; rerank: boolean }> {
+  const w = weightsOption(values.weights);
+  const engine = await openEngine(index, {
+    encoderDir: values.encoder,
+    rerankerDir: values.reranker,
+    weights: w && { formal: w, text: w },
+    sparseOnly: sparseOnly && !values.rerank,
+  });
+  const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
+  return { engine, rerank };
+}
