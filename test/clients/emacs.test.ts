@@ -53,7 +53,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
 
   it('premise-lsp-insert applies the first "Insert premise" code action', () => {
     expect(out.insert_menu, log()).toEqual(['Nat.add_comm', 'Nat.add_zero']); // codeActions.max = 2 from the settings
-    expect(out.insert_line).toBe('  rw [Nat.add_comm');
+    expect(out.insert_line).toBe('  rw [Nat.add_comm]');
   });
 
   it('premise-lsp-search runs premise-lsp.search and inserts the chosen name', () => {

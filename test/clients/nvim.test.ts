@@ -54,7 +54,7 @@ describe.skipIf(skip !== undefined)('neovim client (headless nvim)', () => {
     // settings reached the server as initializationOptions: codeActions.max = 2
     expect(menu.items).toHaveLength(2);
     expect(menu.items[0]).toBe('Nat.add_comm');
-    expect(out.insert_line).toBe('  rw [Nat.add_comm');
+    expect(out.insert_line).toBe('  rw [Nat.add_comm]');
   });
 
   it(':PremiseSearch <text> runs premise-lsp.search and inserts the chosen name', () => {

@@ -172,7 +172,7 @@ describe('code actions', () => {
     expect(apply(text, top).split('\n')[6]).toBe('  apply Nat.le_of_lt_succ');
 
     const list = await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: posOf(text, 'simp [', 6), end: posOf(text, 'simp [', 6) }, context: { diagnostics: [] } });
-    expect(apply(text, list.result[1]).split('\n')[10]).toBe('  simp [Nat.add_comm');
+    expect(apply(text, list.result[1]).split('\n')[10]).toBe('  simp [Nat.add_comm]');
 
     // resolve: ours answered here, Lean's forwarded
     const mine = await e.request('codeAction/resolve', ours[0]);

@@ -172,7 +172,7 @@
       ;; codeActions.max = 2 from premise-lsp-settings reached the server
       (should (equal (cdar menus) '("Nat.add_comm" "Nat.add_zero"))))
     (premise-lsp-test--observe "insert_line" (premise-lsp-test--line))
-    (should (equal (premise-lsp-test--line) "  rw [Nat.add_comm"))))
+    (should (equal (premise-lsp-test--line) "  rw [Nat.add_comm]"))))
 
 (ert-deftest premise-lsp-test-search-text ()
   "premise-lsp-search with text runs premise-lsp.search and inserts the pick."

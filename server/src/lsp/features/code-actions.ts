@@ -56,7 +56,11 @@ function insertAction(
   const ins = ctx.flavor() === 'isabelle' ? isabelleInsertion(hit, slot) : leanInsertion(hit, slot, goalText);
   // Inside a slot, a half-typed name is replaced by the premise name.
   const from = slot && prefix ? prefixStart : offset;
-  const newText = separatorBefore(text.slice(0, from), slot) + ins.text;
+  // an action leaves valid syntax: close a Lean rewrite/simp list the line leaves open
+  const eol = text.indexOf('\n', offset);
+  const lineRest = text.slice(offset, eol < 0 ? text.length : eol);
+  const close = ctx.flavor() !== 'isabelle' && slot?.kind === 'list' && !lineRest.includes(']') ? ']' : '';
+  const newText = separatorBefore(text.slice(0, from), slot) + ins.text + close;
   const doc = ctx.docs.get(uri)!;
   const range = { start: doc.positionAt(from), end: doc.positionAt(offset) };
   return {
