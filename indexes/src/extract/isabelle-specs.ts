@@ -73,6 +73,15 @@ function renderTokens(toks: Token[], from: number, to: number, dropParens: boole
   return normaliseProp(parts.join(' '));
 }
 
+/** One `[name:] "prop"…` alternative of a `fun` or `inductive` body, with its token span. */
+interface Clause {
+  name?: string;
+  attrs: string[];
+  props: string[];
+  from: number;
+  to: number;
+}
+
 class Parser {
   constructor(
     readonly ctx: SpecCtx,
@@ -455,28 +464,43 @@ class Parser {
     ];
   }
 
-  fun(): Draft[] {
-    const kw = this.cmd.kw;
-    let [i, locale] = this.head(this.cmd.start + 1);
-    const [consts, afterDecls] = this.constDecls(i);
-    i = afterDecls;
-    if (isWord(this.tok(i), 'for')) i = this.fixes(i + 1, this.cmd.end)[1];
-    if (consts.length === 0 || !isWord(this.tok(i), 'where')) {
-      this.ctx.warn(`${kw}${consts[0] ? ' ' + consts[0].name : ''}: expected \`where\``, this.cmd.start);
-      return [];
-    }
-    i++;
-    const eqs: string[] = [];
+  /** `name :: type … [for …]` after the keyword: the constants, the locale, and where the header ends. */
+  private constHeader(): { consts: ReturnType<Parser['constDecls']>[0]; locale: ReturnType<Parser['head']>[1]; next: number } {
+    const [start, locale] = this.head(this.cmd.start + 1);
+    const [consts, afterDecls] = this.constDecls(start);
+    let next = afterDecls;
+    if (isWord(this.tok(next), 'for')) next = this.fixes(next + 1, this.cmd.end)[1];
+    return { consts, locale, next };
+  }
+
+  /** `[name:] "prop" … | [name:] "prop" …` clauses from `i` (after `where`). */
+  private clauses(i: number): { clauses: Clause[]; next: number } {
+    const clauses: Clause[] = [];
     for (;;) {
+      const from = i;
       const d = this.thmDecl(i);
       if (d) i = d.next;
-      const [ps, next] = this.props(i, this.cmd.end);
-      if (ps.length === 0) break;
-      eqs.push(...ps);
+      const [props, next] = this.props(i, this.cmd.end);
+      if (props.length === 0) break;
+      clauses.push({ name: d?.name, attrs: d?.attrs ?? [], props, from, to: next });
       i = next;
       if (isSym(this.tok(i), '|')) i++;
       else break;
     }
+    return { clauses, next: i };
+  }
+
+  fun(): Draft[] {
+    const kw = this.cmd.kw;
+    const { consts, locale, next } = this.constHeader();
+    let i = next;
+    if (consts.length === 0 || !isWord(this.tok(i), 'where')) {
+      this.ctx.warn(`${kw}${consts[0] ? ' ' + consts[0].name : ''}: expected \`where\``, this.cmd.start);
+      return [];
+    }
+    const body = this.clauses(i + 1);
+    i = body.next;
+    const eqs = body.clauses.flatMap((c) => c.props);
     if (eqs.length === 0) {
       this.ctx.warn(`${kw} ${consts[0]!.name}: no equations`, this.cmd.start);
       return [];
@@ -502,28 +526,17 @@ class Parser {
 
   inductive(): Draft[] {
     const kw = this.cmd.kw;
-    let [i, locale] = this.head(this.cmd.start + 1);
-    const [preds, afterDecls] = this.constDecls(i);
-    i = afterDecls;
+    const { consts: preds, locale, next } = this.constHeader();
+    let i = next;
     if (preds.length === 0) {
       this.ctx.warn(`${kw}: no predicate name`, this.cmd.start);
       return [];
     }
-    if (isWord(this.tok(i), 'for')) i = this.fixes(i + 1, this.cmd.end)[1];
-    const rules: Array<{ name?: string; attrs: string[]; prop: string; from: number; to: number }> = [];
+    let rules: Array<{ name?: string; attrs: string[]; prop: string; from: number; to: number }> = [];
     if (isWord(this.tok(i), 'where')) {
-      i++;
-      for (;;) {
-        const from = i;
-        const d = this.thmDecl(i);
-        if (d) i = d.next;
-        const [ps, next] = this.props(i, this.cmd.end);
-        if (ps.length === 0) break;
-        rules.push({ name: d?.name, attrs: d?.attrs ?? [], prop: ps.join('; '), from, to: next });
-        i = next;
-        if (isSym(this.tok(i), '|')) i++;
-        else break;
-      }
+      const body = this.clauses(i + 1);
+      rules = body.clauses.map((c) => ({ ...c, prop: c.props.join('; ') }));
+      i = body.next;
     }
     if (isWord(this.tok(i), 'monos')) {
       i++;

@@ -100,20 +100,42 @@ export function simpleBinder(toks: Tok[], i: number): Binder {
   return { open: '', close: '', names: [toks[i].v], ra: i + 1, rb: i + 1, toks, inst: false, typeIds: [], untyped: true };
 }
 
-/** Parse binder groups in [a, b) (as in a `variable` command). */
-export function parseBinders(toks: Tok[], a: number, b: number): Binder[] {
-  const out: Binder[] = [];
-  let i = a;
-  while (i < b) {
+/**
+ * The run of binders starting at `i` (bracketed groups and bare names), up to the
+ * first token that is neither or `end`; `next` is where the run stopped.
+ * `stop` rejects bare names that end a header (`extends`, `where`…);
+ * `onUnbalanced` hears of a group whose bracket is never closed.
+ */
+export function readBinders(
+  toks: Tok[],
+  i: number,
+  end: number,
+  opts: { stop?: (name: string) => boolean; onUnbalanced?: (open: Tok) => void } = {},
+): { binders: Binder[]; next: number } {
+  const binders: Binder[] = [];
+  while (i < end) {
     const t = toks[i];
     if (isBinderOpen(t)) {
-      const j = Math.min(matchClose(toks, i, b), b - 1);
-      out.push(parseGroup(toks, i, j));
+      const close = matchClose(toks, i, end);
+      if (toks[close]?.k !== T.Close) opts.onUnbalanced?.(t);
+      const j = Math.min(close, end - 1);
+      binders.push(parseGroup(toks, i, j));
       i = j + 1;
-    } else if (t.k === T.Id) {
-      out.push(simpleBinder(toks, i));
+    } else if (t.k === T.Id && !opts.stop?.(t.v)) {
+      binders.push(simpleBinder(toks, i));
       i++;
-    } else i++;
+    } else break;
+  }
+  return { binders, next: i };
+}
+
+/** Parse binder groups in [a, b) (as in a `variable` command), skipping anything else. */
+export function parseBinders(toks: Tok[], a: number, b: number): Binder[] {
+  const out: Binder[] = [];
+  for (let i = a; i < b; ) {
+    const run = readBinders(toks, i, b);
+    out.push(...run.binders);
+    i = run.next + 1;
   }
   return out;
 }

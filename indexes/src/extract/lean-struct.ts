@@ -2,7 +2,7 @@
  * Structure fields and inductive constructors for the Lean extractor.
  */
 import { T, matchClose, type Tok } from './lean-lex.js';
-import { isBinderOpen, parseGroup, simpleBinder, type Binder } from './lean-binders.js';
+import { isBinderOpen, parseGroup, readBinders, type Binder } from './lean-binders.js';
 
 export const MODIFIERS = new Set([
   'private', 'protected', 'noncomputable', 'nonrec', 'partial', 'unsafe', 'scoped', 'local', 'public', 'meta',
@@ -121,19 +121,8 @@ function parseFieldEntry(toks: Tok[], a: number, b: number, res: FieldParse): vo
       i = j + 1;
     } else if (t.k === T.Id) {
       const nameIdx = i;
-      i++;
-      const binders: Binder[] = [];
-      while (i < b) {
-        const u = toks[i];
-        if (isBinderOpen(u)) {
-          const j = Math.min(matchClose(toks, i, b), b - 1);
-          binders.push(parseGroup(toks, i, j));
-          i = j + 1;
-        } else if (u.k === T.Id) {
-          binders.push(simpleBinder(toks, i));
-          i++;
-        } else break;
-      }
+      const { binders, next } = readBinders(toks, i + 1, b);
+      i = next;
       if (toks[i]?.k === T.Colon && i < b) {
         const typeB = untilAssign(toks, i + 1, b);
         res.fields.push({ nameIdx, name: t.v, binders, typeA: i + 1, typeB, doc, a: nameIdx, b: typeB });
@@ -164,19 +153,8 @@ export function parseCtors(toks: Tok[], a: number, b: number): Member[] {
     const nameTok = toks[i];
     if (i >= end || nameTok.k !== T.Id) continue;
     const nameIdx = i;
-    i++;
-    const binders: Binder[] = [];
-    while (i < end) {
-      const u = toks[i];
-      if (isBinderOpen(u)) {
-        const j = Math.min(matchClose(toks, i, end), end - 1);
-        binders.push(parseGroup(toks, i, j));
-        i = j + 1;
-      } else if (u.k === T.Id) {
-        binders.push(simpleBinder(toks, i));
-        i++;
-      } else break;
-    }
+    const { binders, next } = readBinders(toks, i + 1, end);
+    i = next;
     let typeA = i;
     let typeB = i;
     if (i < end && toks[i].k === T.Colon) {

@@ -12,12 +12,10 @@ import {
   addVariables,
   effectiveVars,
   idsIn,
-  isBinderOpen,
   parseBinders,
-  parseGroup,
+  readBinders,
   renderBinder,
   selectVariables,
-  simpleBinder,
   syntheticBinder,
   type Binder,
 } from './lean-binders.js';
@@ -414,19 +412,12 @@ class Extractor {
         i = matchClose(toks, i + 1, e) + 1;
       }
     }
-    const args: Binder[] = [];
-    while (i < e) {
-      const t = toks[i];
-      if (isBinderOpen(t)) {
-        const j = matchClose(toks, i, e);
-        if (toks[j].k !== T.Close) this.warn('unbalanced brackets in binder', t);
-        args.push(parseGroup(toks, i, Math.min(j, e - 1)));
-        i = j + 1;
-      } else if (t.k === T.Id && !HEADER_STOP.has(t.v)) {
-        args.push(simpleBinder(toks, i));
-        i++;
-      } else break;
-    }
+    const run = readBinders(toks, i, e, {
+      stop: (name) => HEADER_STOP.has(name),
+      onUnbalanced: (t) => this.warn('unbalanced brackets in binder', t),
+    });
+    const args = run.binders;
+    i = run.next;
     const parents: Array<[number, number]> = [];
     if (structLike && i < e && toks[i].k === T.Id && toks[i].v === 'extends') {
       let pa = i + 1;
@@ -489,7 +480,8 @@ class Extractor {
     return false;
   }
 
-  private decl(s: number, kwIdx: number, e: number, pending: Prefix | null): void {
+  /** The docstring and attributes written before a declaration's keyword, in [s, kwIdx). */
+  private modifiers(s: number, kwIdx: number): { doc?: string; attrs: AttrEntry[] } {
     const toks = this.toks;
     let doc: string | undefined;
     const attrs: AttrEntry[] = [];
@@ -502,6 +494,12 @@ class Extractor {
         m = close;
       }
     }
+    return { doc, attrs };
+  }
+
+  private decl(s: number, kwIdx: number, e: number, pending: Prefix | null): void {
+    const toks = this.toks;
+    const { doc, attrs } = this.modifiers(s, kwIdx);
     const kw = toks[kwIdx].v;
     let kind = DECL_KW[kw];
     let inductiveLike = kind === 'inductive';
@@ -785,17 +783,8 @@ class Extractor {
 
   private alias(s: number, j: number, e: number, pending: Prefix | null): void {
     const toks = this.toks;
-    let doc: string | undefined;
-    const attrs: string[] = [];
-    for (let m = s; m < j; m++) {
-      const t = toks[m];
-      if (t.k === T.Doc) doc = t.v.trim();
-      else if (t.k === T.Attr) {
-        const close = matchClose(toks, m, j);
-        for (const x of parseAttrList(toks, m + 1, close)) attrs.push(x.name);
-        m = close;
-      }
-    }
+    const { doc, attrs: entries } = this.modifiers(s, j);
+    const attrs = entries.map((x) => x.name);
     const names: number[] = [];
     let i = j + 1;
     if (toks[i]?.k === T.Open && i < e) {

@@ -4,25 +4,15 @@
  * Names live in a sorted string table, so finding a premise by name costs a
  * binary search and loading costs nothing.
  */
-import type { DeclKind, Lang, PremiseRecord, Range } from '../extract/record.js';
+import type { Lang, PremiseRecord } from '../extract/record.js';
 import { Container, IndexFileError, type SectionData } from './container.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 
-/** What an index keeps about each premise (a PremiseRecord without its proof refs). */
-export interface PremiseInfo {
-  name: string;
-  kind: DeclKind;
-  lang: Lang;
-  module: string;
-  file: string;
-  range: Range;
-  statement: string;
-  args: string[];
-  goal: string;
-  doc?: string;
+/** What an index keeps about each premise: a PremiseRecord without its proof refs, with their count in. */
+export type PremiseInfo = Omit<PremiseRecord, 'refs' | 'attrs' | 'origin'> & {
   /** How many declarations of the corpus reference this one in their proofs. */
   uses: number;
-}
+};
 
 export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
   const info: PremiseInfo = {

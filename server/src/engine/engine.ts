@@ -84,6 +84,7 @@ export class Engine implements PremiseSearch {
   private readonly embedCache = new LRUCache<string, Float32Array>({ max: 1024 });
   private readonly resultCache = new LRUCache<string, SearchHit[]>({ max: 256 });
   private maxUses = 0;
+  private liveCount?: number;
 
   constructor(
     base: Segment[],
@@ -104,10 +105,14 @@ export class Engine implements PremiseSearch {
     return this.overlay ? [...this.base, this.overlay] : this.base;
   }
 
+  /** Premises searchable now; counted once per change (the server asks on every completion). */
   get size(): number {
-    let n = 0;
-    for (const s of this.segments) for (let i = 0; i < s.table.size; i++) if (!s.deleted[i]) n++;
-    return n;
+    if (this.liveCount === undefined) {
+      let n = 0;
+      for (const s of this.segments) for (let i = 0; i < s.table.size; i++) if (!s.deleted[i]) n++;
+      this.liveCount = n;
+    }
+    return this.liveCount;
   }
 
   /** Forgets cached query embeddings and results (benchmarks time cold queries). */
@@ -237,6 +242,7 @@ export class Engine implements PremiseSearch {
     // the overlay keeps its vectors; removed names are tombstoned there too
     if (this.overlay) for (const n of names) this.markDeleted(this.overlay, n);
     this.resultCache.clear();
+    this.liveCount = undefined;
   }
 
   private tombstoneBase(name: string): void {
@@ -256,6 +262,7 @@ export class Engine implements PremiseSearch {
     if (enc && infos.length) vectors = await embedPremises(infos, enc);
     this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim) : undefined;
     this.resultCache.clear();
+    this.liveCount = undefined;
   }
 
   private lookupBaseUses(name: string): number | undefined {

@@ -29,15 +29,20 @@ function isIdent(ch: string): boolean {
   return IDENT.test(ch);
 }
 
-export function cursorContext(text: string, offset: number, flavor: Flavor): CursorContext {
-  offset = Math.max(0, Math.min(offset, text.length));
+/** Start of the identifier characters that end at `offset` (code points may be surrogate pairs). */
+function identStart(text: string, offset: number): number {
   let start = offset;
-  // Code points may be surrogate pairs; walk by UTF-16 unit but test whole chars.
   while (start > 0) {
     const ch = charBefore(text, start);
     if (!isIdent(ch)) break;
     start -= ch.length;
   }
+  return start;
+}
+
+export function cursorContext(text: string, offset: number, flavor: Flavor): CursorContext {
+  offset = Math.max(0, Math.min(offset, text.length));
+  const start = identStart(text, offset);
   const prefix = text.slice(start, offset);
   let before = text.slice(Math.max(0, start - LOOKBACK), start);
   // a blank line ends any tactic or method call
@@ -114,12 +119,7 @@ function isabelleSlot(before: string): Slot | undefined {
 /** The identifier that contains `offset` (hover), or undefined. */
 export function identifierAt(text: string, offset: number): { name: string; start: number; end: number } | undefined {
   offset = Math.max(0, Math.min(offset, text.length));
-  let start = offset;
-  while (start > 0) {
-    const ch = charBefore(text, start);
-    if (!isIdent(ch)) break;
-    start -= ch.length;
-  }
+  const start = identStart(text, offset);
   let end = offset;
   while (end < text.length) {
     const cp = text.codePointAt(end)!;
