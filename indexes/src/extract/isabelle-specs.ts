@@ -473,8 +473,8 @@ class Parser {
     return { consts, locale, next };
   }
 
-  /** `[name:] "prop" … | [name:] "prop" …` clauses from `i` (after `where`). */
-  private clauses(i: number): { clauses: Clause[]; next: number } {
+  /** `[name:] "prop" … | [name:] "prop" …` clauses from `i` (`and`-separated with `sep = 'and'`). */
+  private clauses(i: number, sep: '|' | 'and' = '|'): { clauses: Clause[]; next: number } {
     const clauses: Clause[] = [];
     for (;;) {
       const from = i;
@@ -484,7 +484,7 @@ class Parser {
       if (props.length === 0) break;
       clauses.push({ name: d?.name, attrs: d?.attrs ?? [], props, from, to: next });
       i = next;
-      if (isSym(this.tok(i), '|')) i++;
+      if (sep === '|' ? isSym(this.tok(i), '|') : isWord(this.tok(i), 'and')) i++;
       else break;
     }
     return { clauses, next: i };
@@ -575,23 +575,12 @@ class Parser {
 
   /** `inductive_cases` / `inductive_simps`: named facts from propositions. */
   namedFacts(kind: DeclKind): Draft[] {
-    let [i, locale] = this.head(this.cmd.start + 1);
+    const [start, locale] = this.head(this.cmd.start + 1);
     const out: Draft[] = [];
-    for (;;) {
-      const from = i;
-      const d = this.thmDecl(i);
-      if (d) i = d.next;
-      const [ps, next] = this.props(i, this.cmd.end);
-      if (ps.length === 0) break;
-      i = next;
-      if (d?.name) {
-        const sh = ps.length === 1 ? splitPremises(ps[0]!) : { args: [], goal: ps.join('; ') };
-        out.push(
-          this.draft(d.name, kind, { startTok: from, endTok: i, stmtEndTok: i, args: sh.args, goal: sh.goal, attrs: d.attrs, locale }),
-        );
-      }
-      if (isWord(this.tok(i), 'and')) i++;
-      else break;
+    for (const c of this.clauses(start, 'and').clauses) {
+      if (!c.name) continue;
+      const sh = c.props.length === 1 ? splitPremises(c.props[0]!) : { args: [], goal: c.props.join('; ') };
+      out.push(this.draft(c.name, kind, { startTok: c.from, endTok: c.to, stmtEndTok: c.to, args: sh.args, goal: sh.goal, attrs: c.attrs, locale }));
     }
     return out;
   }
