@@ -13,7 +13,7 @@ import { resolveRefs } from './extract/resolve.js';
 import { discoverSources, type SourceFile } from './extract/walk.js';
 import { sparseText } from './premise-text.js';
 import { embedPremises } from './embed.js';
-import { toInfos } from './graph.js';
+import { proofGraph, toInfos } from './graph.js';
 import { Bm25Index } from './sparse/bm25.js';
 import { terms } from './sparse/terms.js';
 import { writeIndexDir, type Manifest } from './store/index-dir.js';
@@ -95,6 +95,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   const manifest = await writeIndexDir(opts.out, {
     infos,
+    graph: proofGraph(corpus.records),
     sparse,
     dense,
     sources: opts.sources,

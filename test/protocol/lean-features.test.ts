@@ -133,6 +133,17 @@ describe('goals', () => {
     expect(prover().filter((x) => x.msg.method === '$/lean/plainGoal').map((x) => x.msg.id)).toEqual([own.id]);
   });
 
+  it('never offers the theorem being proved (found with its namespace)', async () => {
+    const { e } = await start();
+    const { uri, text } = await openAndWait(e, 'Demo.lean');
+    const elsewhere = await search(e, { uri, position: posOf(text, 'exact Nat.le_of_lt_succ') });
+    expect(elsewhere.result.results[0].name).toBe('Nat.le_of_lt_succ');
+    const inside = await search(e, { uri, position: posOf(text, 'omega') });
+    expect(inside.result.query).toBe(elsewhere.result.query);
+    expect(inside.result.results.map((h: any) => h.name)).not.toContain('Nat.le_of_lt_succ');
+    expect(inside.result.results.length).toBeGreaterThan(0);
+  });
+
   it('waits for delayed goals', async () => {
     const { e } = await start();
     const { uri, text } = await openAndWait(e, 'Slow.lean');

@@ -1,5 +1,7 @@
 /** Hand-made premises for engine tests (no extractor involved). */
 import type { PremiseRecord } from '../../indexes/src/extract/record.js';
+import { toInfos } from '../../indexes/src/graph.js';
+import { Segment } from '../../server/src/engine/segment.js';
 
 const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 
@@ -28,3 +30,6 @@ export const RECORDS: PremiseRecord[] = [
   rec('Nat.succ_le_iff', ['{m n : ℕ}'], 'succ m ≤ n ↔ m < n', ['le_trans', 'le_refl']),
   rec('two_mul', ['(a : α)'], '2 * a = a + a', ['add_comm']),
 ];
+
+/** An in-memory segment of records, with their proof references. */
+export const segmentOf = (records: PremiseRecord[]) => Segment.fromInfos(toInfos(records), undefined, undefined, records.map((r) => r.refs));

@@ -3,7 +3,8 @@ import { applyConfig, defaultConfig, sectionOf } from '../../server/src/lsp/conf
 
 describe('settings', () => {
   it('has the documented defaults', () => {
-    expect(defaultConfig()).toMatchObject({ k: 20, mode: 'hybrid', rerank: false, goalTimeoutMs: 3000, completion: { enabled: true }, codeActions: { max: 5 } });
+    expect(defaultConfig()).toMatchObject({ k: 20, mode: 'hybrid', goalTimeoutMs: 3000, completion: { enabled: true }, codeActions: { max: 5 } });
+    expect(defaultConfig().rerank).toBeUndefined(); // the engine's default
   });
   it('applies valid keys, nested or dotted, and keeps the previous value for invalid ones', () => {
     const r = applyConfig(defaultConfig(), { k: 0, mode: 'dense', 'completion.enabled': false, codeActions: { max: 2 }, upstreamCommand: 'lean --server', other: 1 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cursorContext, declarationBefore, identifierAt } from '../../server/src/lsp/text/context.js';
+import { enclosingTheorem } from '../../server/src/lsp/text/enclosing.js';
 
 const at = (text: string, flavor: 'lean' | 'isabelle' = 'lean') => cursorContext(text, text.length, flavor);
 
@@ -52,5 +53,32 @@ describe('declaration fallback', () => {
     expect(declarationBefore(t, t.length, 'lean')).toBe('@[simp] theorem b (x : Nat) : x + 0 = x := by\n  rw [');
     const i = 'lemma foo: "x + 0 = x"\n  by (simp add: ';
     expect(declarationBefore(i, i.length, 'isabelle')).toBe(i.trim());
+  });
+});
+
+describe('enclosingTheorem', () => {
+  const at = (text: string, marker: string, flavor: 'lean' | 'isabelle' = 'lean') => enclosingTheorem(text.replace(marker, ''), text.indexOf(marker), flavor);
+
+  it('names a Lean theorem with its namespaces, as the index does', () => {
+    const t = [
+      'namespace CharTwo',
+      'section Ring',
+      'variable {R : Type*}',
+      '@[simp] theorem add_sq (x y : R) : (x + y) ^ 2 = x ^ 2 + y ^ 2 := by simp',
+      'end Ring',
+      'namespace Foo.Bar',
+      'end Foo.Bar',
+      'protected lemma add_mul_self (x y : R) : (x + y) * (x + y) = x * x + y * y := by',
+      '  rw [CURSOR',
+    ].join('\n');
+    expect(at(t, 'CURSOR')).toBe('CharTwo.add_mul_self');
+    expect(at(t.replace('protected lemma add_mul_self', 'theorem _root_.top'), 'CURSOR')).toBe('top');
+    expect(at(`${t.replace('  rw [CURSOR', '')}\nexample : 1 = 1 := by CURSOR`, 'CURSOR')).toBeUndefined();
+    expect(at('theorem a : 1 = 1 := rfl\ninstance : Foo := CURSOR', 'CURSOR')).toBeUndefined();
+  });
+
+  it('names an Isabelle lemma Theory.fact', () => {
+    const t = 'theory Sample_Isa\n  imports Main\nbegin\nlemma foo_bar [simp]: "x = x"\n  by (simp add: CURSOR';
+    expect(at(t, 'CURSOR', 'isabelle')).toBe('Sample_Isa.foo_bar');
   });
 });

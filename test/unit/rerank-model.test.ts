@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toInfos } from '../../indexes/src/graph.js';
+import { proofGraph, toInfos } from '../../indexes/src/graph.js';
 import { Bm25Index } from '../../indexes/src/sparse/bm25.js';
 import { terms } from '../../indexes/src/sparse/terms.js';
 import { sparseText } from '../../indexes/src/premise-text.js';
@@ -94,6 +94,15 @@ describe('FeatureReranker (shipped model)', () => {
     const again = await new Engine([Segment.fromInfos(toInfos(RECORDS))], { reranker }).search(query, { k: 10, rerank: true });
     expect(again.map((h) => h.name)).toEqual(hits.map((h) => h.name));
   });
+
+  it('reranks when a search does not say only if the reranker is on by default', async () => {
+    const query = 'x y : ℕ\n⊢ x ≤ y → y ≤ z → x ≤ z';
+    const on = new Engine([Segment.fromInfos(toInfos(RECORDS))], { reranker, rerankByDefault: true });
+    expect((await on.search(query))[0]!.parts.rerank).toBeDefined();
+    expect((await on.search(query, { rerank: false }))[0]!.parts.rerank).toBeUndefined();
+    const off = new Engine([Segment.fromInfos(toInfos(RECORDS))], { reranker });
+    expect((await off.search(query))[0]!.parts.rerank).toBeUndefined();
+  });
 });
 
 describe('FeatureReranker errors name the file', () => {
@@ -130,7 +139,7 @@ describe('openEngine', () => {
   it('loads the shipped reranker and says whether it reranks by default', async () => {
     const dir = join(root, 'index');
     const infos = toInfos(RECORDS);
-    await writeIndexDir(dir, { infos, sparse: Bm25Index.build(infos.map((p) => terms(sparseText(p)))), sources: ['test'], stats: {} });
+    await writeIndexDir(dir, { infos, graph: proofGraph(RECORDS), sparse: Bm25Index.build(infos.map((p) => terms(sparseText(p)))), sources: ['test'], stats: {} });
     const engine = await openEngine(dir);
     expect(engine.hasReranker).toBe(true);
     expect(engine.rerankByDefault).toBe(reranker.byDefault);

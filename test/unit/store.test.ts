@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toInfos } from '../../indexes/src/graph.js';
+import { proofGraph, toInfos } from '../../indexes/src/graph.js';
 import { Bm25Index } from '../../indexes/src/sparse/bm25.js';
 import { terms } from '../../indexes/src/sparse/terms.js';
 import { sparseText } from '../../indexes/src/premise-text.js';
@@ -24,6 +24,7 @@ async function build(name: string): Promise<string> {
   const infos = toInfos(RECORDS);
   await writeIndexDir(dir, {
     infos,
+    graph: proofGraph(RECORDS),
     sparse: Bm25Index.build(infos.map((p) => terms(sparseText(p)))),
     dense: { vectors: vectors(infos.length), dim: DIM, encoder: { dir: '/nowhere', id: 'test', dim: DIM } },
     sources: ['test'],

@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import type { ProofGraph } from '../graph.js';
 import { Bm25Index } from '../sparse/bm25.js';
 import { Container, IndexFileError, writeContainer } from './container.js';
 import { encodePremises, PremiseTable, type PremiseInfo } from './premises.js';
@@ -19,7 +20,8 @@ import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 
 export const FORMAT = 'premise-lsp-index';
-export const VERSION = 1;
+/** 2: premises.bin holds the proof graph. */
+export const VERSION = 2;
 
 export interface EncoderRef {
   /** Directory the encoder was loaded from, as given at build time. */
@@ -49,6 +51,8 @@ export interface IndexParts {
 
 export interface IndexContent {
   infos: PremiseInfo[];
+  /** References between `infos` (by position). */
+  graph: ProofGraph;
   sparse: Bm25Index;
   /** Premise vectors (row-major, infos.length × dim), when an encoder was used. */
   dense?: { vectors: Float32Array; dim: number; encoder: EncoderRef };
@@ -67,7 +71,7 @@ export async function writeIndexDir(
 ): Promise<Manifest> {
   mkdirSync(dir, { recursive: true });
   const { sparse } = content;
-  writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos));
+  writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos, content.graph));
   writeContainer(join(dir, 'sparse.bin'), {
     ...stringSections('vocab', encodeStrings(sparse.vocab())),
     offsets: sparse.arrays.offsets,

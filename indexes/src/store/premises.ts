@@ -5,6 +5,7 @@
  * binary search and loading costs nothing.
  */
 import type { Lang, PremiseRecord } from '../extract/record.js';
+import { checkGraph, type ProofGraph } from '../graph.js';
 import { Container, IndexFileError, type SectionData } from './container.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 
@@ -31,7 +32,7 @@ export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
   return info;
 }
 
-export function encodePremises(infos: PremiseInfo[]): Record<string, SectionData> {
+export function encodePremises(infos: PremiseInfo[], graph: ProofGraph): Record<string, SectionData> {
   const offsets = new Uint32Array(infos.length + 1);
   const chunks: Buffer[] = [];
   let at = 0;
@@ -48,16 +49,19 @@ export function encodePremises(infos: PremiseInfo[]): Record<string, SectionData
     metaOffsets: offsets,
     uses: Uint32Array.from(infos, (p) => p.uses),
     langs: Uint8Array.from(infos, (p) => LANGS.indexOf(p.lang)),
+    refOffsets: graph.offsets,
+    refTargets: graph.targets,
   };
 }
 
 /** Language codes of the `langs` section. */
 export const LANGS: readonly Lang[] = ['lean', 'isabelle'];
 
-/** The sidecar as loaded: names and use counts in memory, records read from disk on demand. */
+/** The sidecar as loaded: names, use counts and the proof graph in memory, records read from disk on demand. */
 export class PremiseTable {
   readonly uses: Uint32Array;
   private readonly langs: Buffer;
+  private readonly graph: ProofGraph;
   private readonly names: StringTable;
   private readonly offsets: Uint32Array;
 
@@ -66,8 +70,9 @@ export class PremiseTable {
     this.offsets = c.u32('metaOffsets');
     this.uses = c.u32('uses');
     this.langs = c.u8('langs');
+    this.graph = { offsets: c.u32('refOffsets'), targets: c.u32('refTargets') };
     const n = this.names.size;
-    const bad = this.names.check();
+    const bad = this.names.check() ?? checkGraph(this.graph, n);
     if (bad) throw new IndexFileError(c.file, bad);
     if (this.offsets.length !== n + 1 || this.uses.length !== n || this.langs.length !== n || this.offsets[n] !== c.sectionBytes('meta')) {
       throw new IndexFileError(c.file, `premise tables disagree (${n} names, ${this.offsets.length - 1} records)`);
@@ -92,6 +97,11 @@ export class PremiseTable {
 
   lang(id: number): Lang {
     return LANGS[this.langs[id]!]!;
+  }
+
+  /** Ids of the premises this one's proof references. */
+  refs(id: number): Uint32Array {
+    return this.graph.targets.subarray(this.graph.offsets[id], this.graph.offsets[id + 1]);
   }
 
   get(id: number): PremiseInfo {

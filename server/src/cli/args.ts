@@ -1,5 +1,6 @@
 /** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/fusion.js';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -32,12 +33,14 @@ export function choice<T extends string>(value: string | undefined, name: string
 export const MODES = ['bm25', 'dense', 'hybrid'] as const;
 
 /** `--weights dense,sparse,prior` (e.g. `0.5,0.5,0.5`): hybrid fusion weights for every kind of query. */
-export function weightsOption(value: string | undefined): { dense: number; sparse: number; prior: number } | undefined {
+/** `--weights d,s,p[,g]`: fusion weights for every kind of query; without g, graph votes keep each kind's default weight. */
+export function weightsOption(value: string | undefined): StyleWeights | undefined {
   if (value === undefined) return undefined;
   const parts = value.split(',').map(Number);
-  if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
-    throw new UsageError(`--weights takes three non-negative numbers dense,sparse,prior, got ${JSON.stringify(value)}`);
+  if (parts.length < 3 || parts.length > 4 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
+    throw new UsageError(`--weights takes three or four non-negative numbers dense,sparse,prior[,graph], got ${JSON.stringify(value)}`);
   }
-  const [dense, sparse, prior] = parts as [number, number, number];
-  return { dense, sparse, prior };
+  const [dense, sparse, prior, graph] = parts as [number, number, number, number?];
+  const of = (d: FusionWeights): FusionWeights => ({ dense, sparse, prior, graph: graph ?? d.graph });
+  return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text) };
 }

@@ -27,11 +27,10 @@ export async function openFromFlags(
   values: EngineFlagValues,
   sparseOnly: boolean,
 ): Promise<{ engine: OpenedEngine; rerank: boolean }> {
-  const w = weightsOption(values.weights);
   const engine = await openEngine(index, {
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
-    weights: w && { formal: w, text: w },
+    weights: weightsOption(values.weights),
     sparseOnly: sparseOnly && !values.rerank,
   });
   const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);

@@ -109,28 +109,24 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   await write(out, JSON.stringify({ header: true, features: FEATURE_NAMES, firstStage, index: values.index, top: TOP }));
   const dojo = values['val-dojo'] ? createWriteStream(values['val-dojo']) : undefined;
   const started = Date.now();
-  const batch = 16;
   let withPositive = 0;
   try {
-    for (let i = 0; i < chosen.length; i += batch) {
-      const chunk = chosen.slice(i, i + batch);
-      const results = await engine.searchBatch(chunk.map((q) => q.text), { k: TOP + 1, mode: firstStage });
-      for (let j = 0; j < chunk.length; j++) {
-        const q = chunk[j]!;
-        // the theorem itself is in the index; a proof never uses it, and at proof time it is not there yet
-        const pool = results[j]!.filter((h) => h.name !== q.name).slice(0, TOP).map((h) => ({ info: h, parts: h.parts, score: h.score }));
-        const parsed = parseQuery(q.text);
-        const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
-        if (labels.some((l) => l)) withPositive++;
-        const rows = pool.map((c) => Array.from(features(parsed, c, pool), round));
-        await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, nGold: q.gold.size, labels, features: rows }));
-        if (dojo && q.split === 'val') {
-          const premises = [...q.gold].map((n) => ({ full_name: n }));
-          await write(dojo, JSON.stringify({ id: q.name, theorem: q.name, split: 'rerank-val', state_before: q.text, premises }));
-        }
+    for (let i = 0; i < chosen.length; i++) {
+      const q = chosen[i]!;
+      // the theorem itself is in the index: its proof must not vote, and a proof never uses it
+      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, exclude: [q.name] });
+      const pool = hits.map((h) => ({ info: h, parts: h.parts, score: h.score }));
+      const parsed = parseQuery(q.text);
+      const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
+      if (labels.some((l) => l)) withPositive++;
+      const rows = pool.map((c) => Array.from(features(parsed, c, pool), round));
+      await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, nGold: q.gold.size, labels, features: rows }));
+      if (dojo && q.split === 'val') {
+        const premises = [...q.gold].map((n) => ({ full_name: n }));
+        await write(dojo, JSON.stringify({ id: q.name, theorem: q.name, split: 'rerank-val', state_before: q.text, premises }));
       }
-      const done = Math.min(i + batch, chosen.length);
-      if (done % 1024 < batch || done === chosen.length) {
+      const done = i + 1;
+      if (done % 1024 === 0 || done === chosen.length) {
         const s = (Date.now() - started) / 1000;
         process.stderr.write(`rerank-data: ${done}/${chosen.length} queries, ${withPositive} with a positive in the top ${TOP}, ${s.toFixed(0)} s\n`);
       }

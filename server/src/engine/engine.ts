@@ -14,6 +14,7 @@ import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
+import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
 import type { Reranker } from './rerank.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
@@ -41,6 +42,8 @@ const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
 export interface EngineOptions {
   encoder?: Encoder;
   reranker?: Reranker;
+  /** Rerank when a search does not say (the loaded reranker's evaluation decides; see open.ts). */
+  rerankByDefault?: boolean;
   weights?: StyleWeights;
   defaultMode?: Mode;
 }
@@ -61,6 +64,9 @@ export class Candidate {
     return (this.cached ??= this.seg.table.get(this.id));
   }
 }
+
+/** A candidate's key and tie-break: segment first, then position in the segment (-1 for absent). */
+const orderOf = (segIndex: number, id: number | undefined) => (id === undefined ? -1 : segIndex * 2 ** 32 + id);
 
 export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number> {
   const w = new Map<string, number>();
@@ -122,11 +128,8 @@ export class Engine implements PremiseSearch {
   }
 
   lookup(name: string): PremiseInfo | undefined {
-    for (const s of [...this.segments].reverse()) {
-      const id = s.table.id(name);
-      if (id !== undefined && !s.deleted[id]) return s.table.get(id);
-    }
-    return undefined;
+    const loc = this.locate(name);
+    return loc && loc.seg.table.get(loc.id);
   }
 
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
@@ -137,8 +140,9 @@ export class Engine implements PremiseSearch {
     const mode = opts.mode ?? this.opts.defaultMode ?? (this.opts.encoder ? 'hybrid' : 'bm25');
     if (mode === 'dense' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
+    opts = { ...opts, rerank: opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
-    const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25]);
+    const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? []]);
     const parsed = queries.map(parseQuery);
     const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
@@ -189,43 +193,92 @@ export class Engine implements PremiseSearch {
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
     const pool = Math.max(POOL, k);
-    const cands: Candidate[] = [];
-    this.segments.forEach((seg, segIndex) => {
-      const ids = new Set<number>();
+    const segs = this.segments;
+    const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
+    const usable = (seg: Segment, segIndex: number, id: number) =>
+      !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
+    const cands = new Map<number, Candidate>();
+    const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
+      const order = orderOf(segIndex, id);
+      let c = cands.get(order);
+      if (c || !usable(seg, segIndex, id)) return c;
+      const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
+      if (sparse) parts.sparse = seg.acc[id]!;
+      if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
+      cands.set(order, (c = new Candidate(seg, id, order, parts)));
+      return c;
+    };
+    const neighbours: Neighbour[] = [];
+    segs.forEach((seg, segIndex) => {
+      const found: Neighbour[] = [];
       if (weights) {
         seg.acc.fill(0);
         seg.sparse.accumulate(weights, seg.acc);
-        for (const id of topByScore(seg.acc, seg.deleted, pool)) ids.add(id);
+        for (const id of topByScore(seg.acc, seg.deleted, pool)) {
+          candidate(seg, segIndex, id);
+          if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
+        }
       }
-      if (vec && seg.dense) for (const h of seg.dense.top(vec, pool)) if (!seg.deleted[h.id]) ids.add(h.id);
-      for (const id of ids) {
-        const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
-        if (sparse) parts.sparse = seg.acc[id]!;
-        if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
-        if (lang && seg.table.lang(id) !== lang) continue;
-        cands.push(new Candidate(seg, id, segIndex * 2 ** 32 + id, parts));
+      if (vec && seg.dense) {
+        for (const h of seg.dense.top(vec, pool)) {
+          candidate(seg, segIndex, h.id);
+          found.push({ seg, id: h.id, sim: h.score });
+        }
       }
+      if (mode === 'hybrid') neighbours.push(...found.filter((n) => usable(seg, segIndex, n.id) && seg.table.refs(n.id).length));
     });
+    if (mode === 'hybrid') {
+      const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n));
+      for (const [seg, byId] of votes) {
+        const segIndex = segs.indexOf(seg);
+        for (const [id, v] of byId) {
+          const c = candidate(seg, segIndex, id);
+          if (c) c.parts.graph = v;
+        }
+      }
+    }
+    const list = [...cands.values()];
     const fused = fuse(
-      cands.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, uses: c.seg.table.uses[c.id]! })),
+      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, uses: c.seg.table.uses[c.id]! })),
       mode,
       this.maxUses,
       (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style === 'text' ? 'text' : 'formal'],
     );
-    cands.forEach((c, i) => (c.score = fused[i]!));
+    list.forEach((c, i) => (c.score = fused[i]!));
     // ties broken by position in the index, so results never depend on set order
-    cands.sort((a, b) => b.score - a.score || a.order - b.order);
+    list.sort((a, b) => b.score - a.score || a.order - b.order);
     if (opts.rerank && this.opts.reranker) {
-      const top = cands.slice(0, RERANK_TOP);
+      const top = list.slice(0, RERANK_TOP);
       const scores = await this.opts.reranker.score(q, top);
       top.forEach((c, i) => {
         c.parts.rerank = scores[i]!;
         c.score = scores[i]!;
       });
       top.sort((a, b) => b.score - a.score || a.order - b.order);
-      cands.splice(0, top.length, ...top);
+      list.splice(0, top.length, ...top);
     }
-    return cands.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+    return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+  }
+
+  /** Where a name is searchable now: its newest live version. */
+  private locate(name: string): Loc | undefined {
+    const segs = this.segments;
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const seg = segs[i]!;
+      const id = seg.table.id(name);
+      if (id !== undefined && !seg.deleted[id]) return { seg, id };
+    }
+    return undefined;
+  }
+
+  /** The live premises a proof references (a reference to a replaced premise goes to its new version). */
+  private refTargets(n: Loc): Loc[] {
+    const out: Loc[] = [];
+    for (const r of Array.from<number | string>(n.seg.table.refs(n.id))) {
+      const loc = typeof r === 'string' ? this.locate(r) : n.seg.deleted[r] ? this.locate(n.seg.table.name(r)) : { seg: n.seg, id: r };
+      if (loc) out.push(loc);
+    }
+    return out;
   }
 
   async upsert(records: PremiseRecord[]): Promise<void> {
@@ -260,7 +313,8 @@ export class Engine implements PremiseSearch {
     let vectors: Float32Array | undefined;
     const enc = this.opts.encoder;
     if (enc && infos.length) vectors = await embedPremises(infos, enc);
-    this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim) : undefined;
+    const refs = records.map((r) => r.refs.filter((n) => n !== r.name));
+    this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim, refs) : undefined;
     this.resultCache.clear();
     this.liveCount = undefined;
   }

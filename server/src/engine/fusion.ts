@@ -9,6 +9,8 @@ export interface FusionWeights {
   dense: number;
   sparse: number;
   prior: number;
+  /** Graph votes, scaled by the largest vote of the query. */
+  graph: number;
 }
 
 /**
@@ -23,13 +25,14 @@ export interface StyleWeights {
 }
 
 export const DEFAULT_WEIGHTS: StyleWeights = {
-  formal: { dense: 0.1, sparse: 0.9, prior: 0.2 },
-  text: { dense: 0.1, sparse: 0.9, prior: 0.4 },
+  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.6 },
+  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0 },
 };
 
 export interface Scored {
   dense?: number;
   sparse?: number;
+  graph?: number;
   uses: number;
 }
 
@@ -56,10 +59,13 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
   const nd = minMax(cands.map((c) => c.dense));
   // sparse scores are ≥ 0; scale by the maximum so that "no lexical match" stays 0
   const maxSparse = Math.max(0, ...cands.map((c) => c.sparse ?? 0));
+  const maxGraph = Math.max(0, ...cands.map((c) => c.graph ?? 0));
+  const share = (v: number | undefined, max: number) => (max > 0 ? (v ?? 0) / max : 0);
   return cands.map(
     (c) =>
       w.dense * nd(c.dense) +
-      w.sparse * (maxSparse > 0 ? (c.sparse ?? 0) / maxSparse : 0) +
-      w.prior * prior(c.uses, maxUses),
+      w.sparse * share(c.sparse, maxSparse) +
+      w.prior * prior(c.uses, maxUses) +
+      w.graph * share(c.graph, maxGraph),
   );
 }

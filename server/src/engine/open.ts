@@ -14,7 +14,7 @@ import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
 
-export interface OpenOptions extends Omit<EngineOptions, 'encoder'> {
+export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
@@ -23,6 +23,8 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder'> {
   rerankerDir?: string;
   /** Load the shipped `models/reranker` when no reranker is given (default true). */
   defaultReranker?: boolean;
+  /** Problems that do not stop the engine, e.g. a shipped reranker that cannot be loaded (default: stderr). */
+  onWarning?: (message: string) => void;
 }
 
 export type OpenedEngine = Engine & {
@@ -34,10 +36,21 @@ async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; b
   if (opts.reranker) return { reranker: opts.reranker, byDefault: false };
   const dir = opts.rerankerDir;
   if (dir && !isFeatureRerankerDir(dir)) return { reranker: new CrossEncoderReranker(await loadCrossEncoder(dir)), byDefault: false };
-  const featureDir = dir ?? (opts.defaultReranker !== false ? shippedRerankerDir() : undefined);
-  if (!featureDir) return { byDefault: false };
-  const reranker = await FeatureReranker.load(featureDir);
-  return { reranker, byDefault: reranker.byDefault };
+  if (dir) {
+    const reranker = await FeatureReranker.load(dir);
+    return { reranker, byDefault: reranker.byDefault };
+  }
+  const shipped = opts.defaultReranker !== false ? shippedRerankerDir() : undefined;
+  if (!shipped) return { byDefault: false };
+  try {
+    const reranker = await FeatureReranker.load(shipped);
+    return { reranker, byDefault: reranker.byDefault };
+  } catch (e) {
+    // the first stage works without it: say so and go on
+    const warn = opts.onWarning ?? ((m: string) => process.stderr.write(`premise-lsp: ${m}\n`));
+    warn(`reranking is off: ${(e as Error).message}`);
+    return { byDefault: false };
+  }
 }
 
 export async function openEngine(indexDir: string, opts: OpenOptions = {}): Promise<OpenedEngine> {
@@ -54,6 +67,6 @@ export async function openEngine(indexDir: string, opts: OpenOptions = {}): Prom
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const engine = new Engine([Segment.fromIndex(parts)], { ...opts, encoder, reranker });
+  const engine = new Engine([Segment.fromIndex(parts)], { ...opts, encoder, reranker, rerankByDefault: byDefault });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -31,6 +31,8 @@ export const FEATURE_NAMES: readonly string[] = [
   'dense_norm',
   'dense_gap',
   'dense_rank',
+  'graph_norm',
+  'graph_rank',
   'log_uses',
   ...KINDS.map((k) => `kind_${k}`),
   'rel_match',
@@ -350,9 +352,11 @@ interface PoolContext {
   maxSparse: number;
   minDense: number;
   maxDense: number;
+  maxGraph: number;
   fusedRank: Map<RerankCandidate, number>;
   sparseRank: Map<RerankCandidate, number>;
   denseRank: Map<RerankCandidate, number>;
+  graphRank: Map<RerankCandidate, number>;
   n: number;
 }
 
@@ -370,7 +374,9 @@ function poolContext(pool: readonly RerankCandidate[]): PoolContext {
   let maxSparse = 0;
   let minDense = Infinity;
   let maxDense = -Infinity;
+  let maxGraph = 0;
   for (const c of pool) {
+    maxGraph = Math.max(maxGraph, c.parts.graph ?? 0);
     minFused = Math.min(minFused, c.score);
     maxFused = Math.max(maxFused, c.score);
     maxSparse = Math.max(maxSparse, c.parts.sparse ?? 0);
@@ -385,9 +391,11 @@ function poolContext(pool: readonly RerankCandidate[]): PoolContext {
     maxSparse,
     minDense,
     maxDense,
+    maxGraph,
     fusedRank: ranks(pool, (c) => c.score),
     sparseRank: ranks(pool, (c) => c.parts.sparse ?? 0),
     denseRank: ranks(pool, (c) => c.parts.dense ?? -Infinity),
+    graphRank: ranks(pool, (c) => c.parts.graph ?? 0),
     n: pool.length,
   };
 }
@@ -416,6 +424,9 @@ function row(qc: QueryContext, pc: PoolContext, c: RerankCandidate, qHyps: numbe
   put(hasDense ? span(pc.minDense, pc.maxDense, c.parts.dense!) : 0);
   put(hasDense ? pc.maxDense - c.parts.dense! : 0);
   put(hasDense ? (pc.denseRank.get(c) ?? pc.n) / denom : 1);
+  const graph = c.parts.graph ?? 0;
+  put(pc.maxGraph > 0 ? graph / pc.maxGraph : 0);
+  put(graph > 0 ? (pc.graphRank.get(c) ?? pc.n) / denom : 1);
   put(Math.log1p(info.uses));
 
   // kind

@@ -16,8 +16,15 @@ export interface PremiseSource {
   readonly size: number;
   readonly uses: Uint32Array;
   id(name: string): number | undefined;
+  name(id: number): string;
   lang(id: number): Lang;
   get(id: number): PremiseInfo;
+  /**
+   * What the premise's proof references: ids in this segment (the base index,
+   * whose graph was resolved at build time), or names (the overlay, whose
+   * references may point into any segment and are found at query time).
+   */
+  refs(id: number): ArrayLike<number> | readonly string[];
 }
 
 export class Segment {
@@ -39,15 +46,20 @@ export class Segment {
     return new Segment(parts.premises, parts.sparse, parts.dense);
   }
 
-  /** An in-memory segment, e.g. the workspace overlay; `vectors` are premise vectors row-major. */
-  static fromInfos(infos: PremiseInfo[], vectors?: Float32Array, dim?: number): Segment {
+  /**
+   * An in-memory segment, e.g. the workspace overlay; `vectors` are premise
+   * vectors row-major, `refs` the names each premise's proof references.
+   */
+  static fromInfos(infos: PremiseInfo[], vectors?: Float32Array, dim?: number, refs?: readonly (readonly string[])[]): Segment {
     const byName = new Map(infos.map((p, i) => [p.name, i]));
     const table: PremiseSource = {
       size: infos.length,
       uses: Uint32Array.from(infos, (p) => p.uses),
       id: (name) => byName.get(name),
+      name: (id) => infos[id]!.name,
       lang: (id) => infos[id]!.lang,
       get: (id) => infos[id]!,
+      refs: (id) => refs?.[id] ?? [],
     };
     const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
     return new Segment(table, sparse, vectors && dim ? new FlatDenseStore(dim, vectors) : undefined);

@@ -27,6 +27,7 @@ export interface ParsedQuery {
 export interface SearchOptions {
   k?: number;
   mode?: Mode;
+  /** Use the second stage; unset, the engine's default (on when the shipped reranker's evaluation says so). */
   rerank?: boolean;
   /** Restrict to one language's premises (default: Lean for Lean states and statements, Isabelle for Isabelle goals, both for text). */
   lang?: Lang;
@@ -35,6 +36,12 @@ export interface SearchOptions {
    * of weighting the goal above the hypotheses (for `eval` comparisons).
    */
   plainBm25?: boolean;
+  /**
+   * Names never returned and never used as evidence, typically the theorem being
+   * proved: its own proof (in the index from an earlier build) must not vote for
+   * its premises, and it cannot be used to prove itself.
+   */
+  exclude?: string[];
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -42,6 +49,8 @@ export interface ScoreParts {
   dense?: number;
   sparse?: number;
   prior?: number;
+  /** Hybrid only: votes from the proofs of the theorems nearest the query. */
+  graph?: number;
   rerank?: number;
 }
 

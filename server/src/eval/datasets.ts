@@ -15,6 +15,8 @@ export interface EvalQuery {
   style: string;
   text: string;
   gold: string[][];
+  /** The theorem being proved, when known: excluded from results and from graph evidence. */
+  theorem?: string;
 }
 
 const QR_FIELDS: Record<string, string> = {
@@ -60,6 +62,7 @@ function loadMPR(file: string): EvalQuery[] {
       id: r.id,
       style: 'statement',
       text: mprQueryText(r.formal_statement, r.formal_main_result),
+      theorem: r.formal_main_result,
       gold: r.premise_group.map((g) => g.docs),
     }));
 }
@@ -69,9 +72,9 @@ function loadLeanDojo(file: string): EvalQuery[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l, i) => {
-      const r = JSON.parse(l) as { id?: string; split?: string; state_before: string; premises: { full_name: string }[] };
+      const r = JSON.parse(l) as { id?: string; theorem?: string; split?: string; state_before: string; premises: { full_name: string }[] };
       const names = [...new Set(r.premises.map((p) => p.full_name))];
-      return { id: r.id ?? String(i), style: r.split ?? 'state', text: r.state_before, gold: names.map((n) => [n]) };
+      return { id: r.id ?? String(i), style: r.split ?? 'state', text: r.state_before, gold: names.map((n) => [n]), theorem: r.theorem };
     });
 }
 

@@ -1,4 +1,7 @@
-/** Runs an evaluation set against an engine; gold names the index cannot resolve are reported and not scored. */
+/**
+ * Runs an evaluation set against an engine; gold names the index cannot resolve
+ * are reported and not scored. Every mode excludes the query's own theorem.
+ */
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
 import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.js';
@@ -37,13 +40,10 @@ export async function runEval(
     if (gold.length) scored.push({ q, gold });
   }
   const per: { style: string; m: Metrics }[] = [];
-  const batch = 16;
-  for (let i = 0; i < scored.length; i += batch) {
-    const chunk = scored.slice(i, i + batch);
-    const results = await engine.searchBatch(chunk.map((c) => c.q.text), { k: 100, ...search, rerank });
-    chunk.forEach((c, j) => {
-      per.push({ style: c.q.style, m: queryMetrics(groupRanks(results[j]!.map((h) => h.name), c.gold)) });
-    });
+  for (const { q, gold } of scored) {
+    // the theorem being proved is neither an answer nor evidence (its proof would give the gold away)
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, exclude: q.theorem ? [q.theorem] : undefined });
+    per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};
   for (const style of [...new Set(per.map((p) => p.style))].sort()) {

@@ -9,7 +9,8 @@ export interface PremiseConfig {
   index?: string;
   k: number;
   mode: Mode;
-  rerank: boolean;
+  /** Unset: the engine's default (the shipped reranker says whether it helps). */
+  rerank?: boolean;
   goalTimeoutMs: number;
   upstreamCommand?: string[];
   /** Silence while requests wait this long counts as a hang (0 = never). */
@@ -24,7 +25,6 @@ export function defaultConfig(): PremiseConfig {
   return {
     k: 20,
     mode: 'hybrid',
-    rerank: false,
     goalTimeoutMs: 3000,
     upstreamHangTimeoutMs: 300_000,
     completion: { enabled: true },

@@ -77,7 +77,7 @@ export class FixtureEngine implements PremiseSearch {
     const n = this.byName.size;
     const scored: Array<{ info: PremiseInfo; score: number }> = [];
     for (const { info, toks } of this.byName.values()) {
-      if (opts.lang && info.lang !== opts.lang) continue;
+      if ((opts.lang && info.lang !== opts.lang) || opts.exclude?.includes(info.name)) continue;
       let score = 0;
       for (const [t, qw] of q) {
         const w = toks.get(t);

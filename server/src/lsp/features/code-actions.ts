@@ -6,9 +6,10 @@ import type { CodeAction } from 'vscode-languageserver';
 import type { SearchHit } from '../../engine/types.js';
 import { CODE_ACTION_KIND } from '../capabilities.js';
 import { cursorContext } from '../text/context.js';
-import { langFor, TAG } from './completion.js';
+import { TAG } from './completion.js';
+import { langFor } from './context.js';
 import type { FeatureContext } from './context.js';
-import { queryAt } from './query.js';
+import { excluding, queryAt } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
 export interface CodeActionParamsLike {
@@ -33,7 +34,7 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const query = await queryAt(ctx, doc.uri, pos, ctx.config().goalTimeoutMs);
   if (!query) return [];
   const cfg = ctx.config();
-  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri) });
+  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), ...excluding(query) });
   const text = doc.getText();
   const offset = doc.offsetAt(pos);
   const { slot, prefixStart, prefix } = cursorContext(text, offset, ctx.flavor());

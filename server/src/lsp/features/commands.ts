@@ -6,10 +6,9 @@
 import { ErrorCodes, RpcError } from '../../upstream/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { cursorContext } from '../text/context.js';
-import { langFor } from './completion.js';
-import { MAX_QUERY_CHARS, type FeatureContext } from './context.js';
+import { langFor, MAX_QUERY_CHARS, type FeatureContext } from './context.js';
 import { location } from './present.js';
-import { queryAt, type Query } from './query.js';
+import { excluding, queryAt, type Query } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
 const MAX_K = 200;
@@ -47,7 +46,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri) });
+  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), ...excluding(query) });
   return {
     query: query.text,
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,

@@ -4,12 +4,12 @@
  * `completionItem/resolve` for them is answered here and never forwarded.
  */
 import type { CompletionItem, CompletionList, Range } from 'vscode-languageserver';
-import type { DeclKind, Lang } from '../../../../indexes/src/extract/record.js';
+import type { DeclKind } from '../../../../indexes/src/extract/record.js';
 import type { PremiseInfo, SearchHit } from '../../engine/types.js';
 import { cursorContext, type Slot } from '../text/context.js';
-import type { FeatureContext } from './context.js';
+import { langFor, type FeatureContext } from './context.js';
 import { premiseMarkdown, shortName } from './present.js';
-import { queryAt } from './query.js';
+import { excluding, queryAt } from './query.js';
 
 export const TAG = 'premise-lsp';
 /** The proof state must come quickly for completion; after this we fall back. */
@@ -50,8 +50,8 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
 
   const cfg = ctx.config();
   const lang = langFor(ctx, doc.uri);
-  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang };
   const query = await queryAt(ctx, doc.uri, position, Math.min(cfg.goalTimeoutMs, COMPLETION_GOAL_BUDGET_MS));
+  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...excluding(query) };
   const [byGoal, byPrefix] = await Promise.all([
     query ? engine.search(query.text, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
     prefix.length >= 2 ? engine.search(prefix, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
@@ -66,18 +66,6 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const range = { start: doc.positionAt(prefixStart), end: position };
   const items = hits.map((h, i) => premiseItem(h, i + 1, range));
   return { items, prefix, slot };
-}
-
-/** Whose premises to search: the prover's, or (standalone) the document's language. */
-export function langFor(ctx: FeatureContext, uri?: string): Lang | undefined {
-  const flavor = ctx.flavor();
-  if (flavor === 'lean' || flavor === 'isabelle') return flavor;
-  if (uri === undefined) return undefined;
-  const doc = ctx.docs.get(uri);
-  const id = doc?.languageId ?? '';
-  if (id.startsWith('lean') || uri.endsWith('.lean')) return 'lean';
-  if (id.startsWith('isabelle') || uri.endsWith('.thy')) return 'isabelle';
-  return undefined;
 }
 
 function kindOf(kind: DeclKind): number {

@@ -1,4 +1,5 @@
 /** What the features share: documents, engine, goals, settings. */
+import type { Lang } from '../../../../indexes/src/extract/record.js';
 import type { Flavor } from '../../upstream/command.js';
 import type { PremiseConfig } from '../config.js';
 import type { DocumentStore } from '../documents.js';
@@ -17,3 +18,15 @@ export interface FeatureContext {
 
 /** Longest query text handed to the engine. */
 export const MAX_QUERY_CHARS = 8000;
+
+/** Whose premises to search: the prover's, or (standalone) the document's language. */
+export function langFor(ctx: FeatureContext, uri?: string): Lang | undefined {
+  const flavor = ctx.flavor();
+  if (flavor === 'lean' || flavor === 'isabelle') return flavor;
+  if (uri === undefined) return undefined;
+  const doc = ctx.docs.get(uri);
+  const id = doc?.languageId ?? '';
+  if (id.startsWith('lean') || uri.endsWith('.lean')) return 'lean';
+  if (id.startsWith('isabelle') || uri.endsWith('.thy')) return 'isabelle';
+  return undefined;
+}

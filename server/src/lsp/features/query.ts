@@ -3,20 +3,29 @@
  * in time, else the enclosing declaration's text.
  */
 import { declarationBefore } from '../text/context.js';
+import { enclosingTheorem } from '../text/enclosing.js';
 import type { Position } from '../goals/types.js';
-import { MAX_QUERY_CHARS, type FeatureContext } from './context.js';
+import { langFor, MAX_QUERY_CHARS, type FeatureContext } from './context.js';
 
 export interface Query {
   text: string;
   source: 'goal' | 'declaration' | 'text';
   goalSource?: string;
+  /** The theorem being proved (full name), which searches exclude. */
+  theorem?: string;
 }
+
+/** Search options that keep the theorem being proved out of its own results. */
+export const excluding = (q: Query | undefined) => (q?.theorem ? { exclude: [q.theorem] } : {});
 
 export async function queryAt(ctx: FeatureContext, uri: string, pos: Position, timeoutMs: number): Promise<Query | undefined> {
   const doc = ctx.docs.get(uri);
   const state = await ctx.goals.goalAt(uri, pos, timeoutMs).catch(() => undefined);
-  if (state && state.text.trim()) return { text: state.text.slice(0, MAX_QUERY_CHARS), source: 'goal', goalSource: state.source };
+  const lang = langFor(ctx, uri);
+  const theorem = doc && lang ? enclosingTheorem(doc.getText(), doc.offsetAt(pos), lang) : undefined;
+  const named = theorem ? { theorem } : {};
+  if (state && state.text.trim()) return { text: state.text.slice(0, MAX_QUERY_CHARS), source: 'goal', goalSource: state.source, ...named };
   if (!doc) return undefined;
   const decl = declarationBefore(doc.getText(), doc.offsetAt(pos), ctx.flavor());
-  return decl ? { text: decl.slice(0, MAX_QUERY_CHARS), source: 'declaration' } : undefined;
+  return decl ? { text: decl.slice(0, MAX_QUERY_CHARS), source: 'declaration', ...named } : undefined;
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { checkGraph, proofGraph } from '../../indexes/src/graph.js';
+import { Engine } from '../../server/src/engine/engine.js';
+import { graphVotes, nearest, type Loc } from '../../server/src/engine/graph-votes.js';
+import { rec, RECORDS, segmentOf } from './engine-helpers.js';
+
+describe('proofGraph', () => {
+  it('keeps references inside the corpus, once each, never to itself', () => {
+    const g = proofGraph([rec('a', [], 'x', ['b', 'b', 'a', 'nowhere']), rec('b', [], 'y', ['a'])]);
+    expect([...g.offsets]).toEqual([0, 1, 2]);
+    expect([...g.targets]).toEqual([1, 0]);
+    expect(checkGraph(g, 2)).toBeUndefined();
+  });
+
+  it('finds what is wrong with a graph read from disk', () => {
+    const g = (offsets: number[], targets: number[]) => ({ offsets: Uint32Array.from(offsets), targets: Uint32Array.from(targets) });
+    expect(checkGraph(g([0, 1], [0]), 2)).toMatch(/disagree/);
+    expect(checkGraph(g([0, 2, 1], [0]), 2)).toMatch(/row #1 is out of order/);
+    expect(checkGraph(g([0, 1, 1], [7]), 2)).toMatch(/premise #7 of 2/);
+  });
+});
+
+describe('graphVotes', () => {
+  const seg = segmentOf(RECORDS);
+  const refs: Record<number, Loc[]> = { 0: [{ seg, id: 5 }, { seg, id: 6 }], 1: [{ seg, id: 6 }] };
+  const votes = (sims: number[], sharpness: number) =>
+    graphVotes(sims.map((sim, id) => ({ seg, id, sim })), sharpness, (n) => refs[n.id] ?? []).get(seg);
+
+  it('weights each neighbour by its similarity relative to the nearest, sharpened', () => {
+    const v = votes([1, 0.5], 2)!;
+    expect(v.get(5)).toBeCloseTo(1);
+    expect(v.get(6)).toBeCloseTo(1 + 0.25);
+  });
+
+  it('gives no votes when nothing is similar', () => {
+    expect(votes([0, -1], 2)).toBeUndefined();
+  });
+
+  it('nearest keeps the most similar, ties in input order', () => {
+    const ns = [0.2, 0.9, 0.9, 0.5].map((sim, id) => ({ seg, id, sim }));
+    expect(nearest(ns, 3).map((n) => n.id)).toEqual([1, 2, 3]);
+  });
+});
+
+/** `sq_sum` shares no symbol with the queries below; only the proofs of similar theorems lead to it. */
+const LIB = [
+  ...RECORDS,
+  rec('sq_sum', ['(a : α)'], 'a ^ 2 = a * a'),
+  rec('foo_bar_le', ['(x : ℝ)'], 'foo x ⊆ bar x', ['sq_sum']),
+  rec('foo_bar_lt', ['(x : ℝ)'], 'foo x ⊂ bar x', ['sq_sum']),
+];
+const QUERY = 'y : ℝ\n⊢ foo y ⊆ bar y ∪ baz y';
+const names = async (e: Engine, opts = {}) => (await e.search(QUERY, { k: 20, ...opts })).map((h) => h.name);
+
+describe('Engine graph votes (hybrid)', () => {
+  it('brings in premises that the proofs of similar theorems use', async () => {
+    const e = new Engine([segmentOf(LIB)]);
+    expect(await names(e, { mode: 'bm25' })).not.toContain('sq_sum');
+    const hits = await e.search(QUERY, { k: 20, mode: 'hybrid' });
+    const hit = hits.find((h) => h.name === 'sq_sum');
+    expect(hit?.parts.graph).toBeGreaterThan(0);
+    expect(hit!.parts.sparse).toBe(0);
+  });
+
+  it('never returns an excluded theorem nor lets its proof vote', async () => {
+    const e = new Engine([segmentOf(LIB)]);
+    const got = await names(e, { mode: 'hybrid', exclude: ['foo_bar_le', 'foo_bar_lt'] });
+    expect(got).not.toContain('foo_bar_le');
+    expect(got).not.toContain('sq_sum');
+    expect(await names(e, { mode: 'hybrid', exclude: ['foo_bar_le'] })).toContain('sq_sum');
+  });
+
+  it('counts votes from edited files (overlay) and sends votes to the newest version of a premise', async () => {
+    const e = new Engine([segmentOf(RECORDS)]);
+    expect(await names(e, { mode: 'hybrid' })).not.toContain('mul_comm');
+    await e.upsert([rec('foo_bar_le', ['(x : ℝ)'], 'foo x ⊆ bar x', ['mul_comm', 'not_a_premise'])]);
+    const hit = (await e.search(QUERY, { k: 20, mode: 'hybrid' })).find((h) => h.name === 'mul_comm');
+    expect(hit?.parts.graph).toBeGreaterThan(0);
+    const base = new Engine([segmentOf(LIB)]);
+    await base.upsert([rec('sq_sum', ['(a : α)'], 'a ^ 2 = a ⬝ a')]);
+    const replaced = (await base.search(QUERY, { k: 20, mode: 'hybrid' })).filter((h) => h.name === 'sq_sum');
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0]!.goal).toBe('a ^ 2 = a ⬝ a');
+    expect(replaced[0]!.parts.graph).toBeGreaterThan(0);
+  });
+});
