@@ -1,8 +1,9 @@
 /**
  * The retrieval engine: parses a query, gathers candidates from every segment
- * (BM25 postings and the dense ANN graph), scores each candidate on both sides,
- * fuses with the popularity prior, optionally reranks, and caches recent query
- * embeddings and results. It does no I/O to editors or provers.
+ * (BM25 postings and the dense ANN graph), lets the nearest theorems' proofs vote
+ * (hybrid), scores each candidate on every side, fuses with the popularity prior,
+ * optionally reranks, and caches recent query embeddings and results. It does no
+ * I/O to editors or provers.
  */
 import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';

@@ -1,6 +1,7 @@
 /**
  * Hybrid fusion: min-max normalised dense and sparse scores over the candidate
- * pool, plus a popularity prior log(1+uses) scaled to [0,1] by the corpus maximum.
+ * pool, a popularity prior log(1+uses) scaled to [0,1] by the corpus maximum,
+ * and graph votes scaled by the pool maximum.
  * Pure functions over candidate arrays, so weights can be tuned from `eval`.
  */
 import type { Mode } from './types.js';
@@ -16,8 +17,9 @@ export interface FusionWeights {
 /**
  * Weights per kind of query, chosen with `eval` (README, "Quality"): the setting
  * that beats BM25 on every evaluation set, MathlibMPR's new premises included.
- * Heavier dense weights do better on held-out Mathlib statements and worse on
- * MathlibMPR; `--weights` (CLI) and `weights` (engine options) change them.
+ * Heavier graph votes do better on held-out Mathlib statements and worse on
+ * MathlibMPR; text queries (the declaration itself is the answer) take none.
+ * `--weights` (CLI) and `weights` (engine options) change them.
  */
 export interface StyleWeights {
   formal: FusionWeights;
