@@ -12,6 +12,7 @@ commands:
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g]] [--json]
   extract <source-dir>... [--out records.jsonl]
   serve --stdio [--index DIR] [--lean <root> | --isabelle | -- <command...>]
+  http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]
   models pull <repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   bench [--mathlib DIR] [--out bench/]
 `;
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   extract: async () => (await import('./cli/extract-cmd.js')).extractCommand,
   models: async () => (await import('./cli/models-cmd.js')).modelsCommand,
   serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
+  http: async () => (await import('./cli/http-cmd.js')).httpCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
 };
 

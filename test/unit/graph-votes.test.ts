@@ -84,3 +84,37 @@ describe('Engine graph votes (hybrid)', () => {
     expect(replaced[0]!.parts.graph).toBeGreaterThan(0);
   });
 });
+
+describe('Engine overlay with an encoder', () => {
+  /** Counts what it embeds; a text's vector is its character histogram, folded into 8 dimensions. */
+  const counting = () => {
+    const seen: string[] = [];
+    const encoder = {
+      dim: 8,
+      id: 'counting',
+      async embed(texts: string[]) {
+        seen.push(...texts);
+        return texts.map((t) => {
+          const v = new Float32Array(8);
+          for (const ch of t) v[ch.codePointAt(0)! % 8]! += 1;
+          const n = Math.hypot(...v) || 1;
+          return v.map((x) => x / n);
+        });
+      },
+      async dispose() {},
+    };
+    return { encoder, seen };
+  };
+
+  it('embeds only premises that are new or changed', async () => {
+    const { encoder, seen } = counting();
+    const e = new Engine([segmentOf(RECORDS)], { encoder });
+    await e.upsert([rec('a1', ['(x : α)'], 'x = x'), rec('a2', ['(x : α)'], 'x ≤ x')]);
+    expect(seen).toHaveLength(4); // Γp and Gp of each
+    await e.upsert([rec('a3', [], 'True')]);
+    expect(seen).toHaveLength(6);
+    await e.upsert([rec('a1', ['(x : α)'], 'x = x ∧ x = x')]);
+    expect(seen).toHaveLength(8);
+    expect((await e.search('⊢ y = y ∧ y = y', { k: 3, mode: 'dense' })).map((h) => h.name)).toContain('a1');
+  });
+});

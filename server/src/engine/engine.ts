@@ -92,6 +92,9 @@ export class Engine implements PremiseSearch {
   private readonly resultCache = new LRUCache<string, SearchHit[]>({ max: 256 });
   private maxUses = 0;
   private liveCount?: number;
+  private readonly overlayVecCache = new Map<string, { key: string; vec: Float32Array }>();
+  private listing?: string[];
+  private modules?: string[];
 
   constructor(
     base: Segment[],
@@ -148,14 +151,14 @@ export class Engine implements PremiseSearch {
     const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
-      const key = keyOf(queries[i]!);
-      const cached = this.resultCache.get(key);
+      const key = opts.only ? undefined : keyOf(queries[i]!);
+      const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
         out.push(cached);
         continue;
       }
       const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts);
-      this.resultCache.set(key, hits);
+      if (key !== undefined) this.resultCache.set(key, hits);
       out.push(hits);
     }
     return out;
@@ -202,7 +205,7 @@ export class Engine implements PremiseSearch {
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
       let c = cands.get(order);
-      if (c || !usable(seg, segIndex, id)) return c;
+      if (c || !usable(seg, segIndex, id) || (opts.only && !opts.only.has(seg.table.name(id)))) return c;
       const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
       if (sparse) parts.sparse = seg.acc[id]!;
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
@@ -311,13 +314,38 @@ export class Engine implements PremiseSearch {
   private async rebuildOverlay(): Promise<void> {
     const records = [...this.overlayRecords.values()];
     const infos = toInfos(records).map((p) => ({ ...p, uses: p.uses + (this.lookupBaseUses(p.name) ?? 0) }));
-    let vectors: Float32Array | undefined;
     const enc = this.opts.encoder;
-    if (enc && infos.length) vectors = await embedPremises(infos, enc);
+    const vectors = enc && infos.length ? await this.overlayVectors(infos, enc) : undefined;
     const refs = records.map((r) => r.refs.filter((n) => n !== r.name));
     this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim, refs) : undefined;
     this.resultCache.clear();
     this.liveCount = undefined;
+  }
+
+  /** Vectors of overlay premises, embedding only those whose text changed since the last rebuild. */
+  private async overlayVectors(infos: PremiseInfo[], enc: Encoder): Promise<Float32Array> {
+    const keyOf = (p: PremiseInfo) => JSON.stringify([p.args, p.goal, p.statement, p.doc ?? '']);
+    const fresh = infos.filter((p) => this.overlayVecCache.get(p.name)?.key !== keyOf(p));
+    const vecs = fresh.length ? await embedPremises(fresh, enc) : new Float32Array(0);
+    fresh.forEach((p, i) => this.overlayVecCache.set(p.name, { key: keyOf(p), vec: vecs.slice(i * enc.dim, (i + 1) * enc.dim) }));
+    const live = new Set(infos.map((p) => p.name));
+    for (const name of this.overlayVecCache.keys()) if (!live.has(name)) this.overlayVecCache.delete(name);
+    const out = new Float32Array(infos.length * enc.dim);
+    infos.forEach((p, i) => out.set(this.overlayVecCache.get(p.name)!.vec, i * enc.dim));
+    return out;
+  }
+
+  indexedNames(): readonly string[] {
+    return (this.listing ??= this.base.flatMap((s) => Array.from({ length: s.table.size }, (_, id) => s.table.name(id))));
+  }
+
+  indexedModules(): readonly string[] {
+    if (!this.modules) {
+      const set = new Set<string>();
+      for (const s of this.base) for (let id = 0; id < s.table.size; id++) set.add(s.table.get(id).module);
+      this.modules = [...set].sort();
+    }
+    return this.modules;
   }
 
   private lookupBaseUses(name: string): number | undefined {

@@ -42,6 +42,11 @@ export interface SearchOptions {
    * its premises, and it cannot be used to prove itself.
    */
   exclude?: string[];
+  /**
+   * Only these names may be returned (e.g. what a prover's environment has
+   * imported); evidence is not restricted. Searches with `only` are not cached.
+   */
+  only?: { has(name: string): boolean };
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -70,6 +75,10 @@ export interface PremiseSearch {
   /** Batch form for automated provers; same results as calling `search` per query. */
   searchBatch(queries: string[], opts?: SearchOptions): Promise<SearchHit[][]>;
   lookup(name: string): PremiseInfo | undefined;
+  /** Names of the premises of the loaded index, in a stable order (upserted premises are not listed). */
+  indexedNames(): readonly string[];
+  /** Modules of the loaded index, sorted (read from disk on the first call). */
+  indexedModules(): readonly string[];
   /** Incremental updates (workspace overlay): add or replace records by name. */
   upsert(records: PremiseRecord[]): Promise<void>;
   remove(names: string[]): void;

@@ -77,7 +77,7 @@ export class FixtureEngine implements PremiseSearch {
     const n = this.byName.size;
     const scored: Array<{ info: PremiseInfo; score: number }> = [];
     for (const { info, toks } of this.byName.values()) {
-      if ((opts.lang && info.lang !== opts.lang) || opts.exclude?.includes(info.name)) continue;
+      if ((opts.lang && info.lang !== opts.lang) || opts.exclude?.includes(info.name) || (opts.only && !opts.only.has(info.name))) continue;
       let score = 0;
       for (const [t, qw] of q) {
         const w = toks.get(t);
@@ -95,6 +95,14 @@ export class FixtureEngine implements PremiseSearch {
 
   lookup(name: string): PremiseInfo | undefined {
     return this.byName.get(name)?.info;
+  }
+
+  indexedNames(): readonly string[] {
+    return [...this.byName.keys()];
+  }
+
+  indexedModules(): readonly string[] {
+    return [...new Set([...this.byName.values()].map((p) => p.info.module))].sort();
   }
 
   async upsert(records: PremiseRecord[]): Promise<void> {

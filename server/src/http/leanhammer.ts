@@ -1,0 +1,132 @@
+/**
+ * The HTTP contract of LeanHammer's cloud premise selector
+ * (hanwenzhu/premise-selection, `PremiseSelection/Cloud.lean`), answered from
+ * the local index, so that `set_option premiseSelection.apiBaseUrl
+ * "http://127.0.0.1:PORT"` points LeanHammer's `hammer` and `premises` at
+ * premise-lsp:
+ *   GET  /indexed-premises  → [name]   (a premise's index is its position here)
+ *   GET  /indexed-modules   → [module]
+ *   GET  /max-new-premises  → number
+ *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
+ *                   imported_modules?, imported_all_modules?} → [{name, score}]
+ * `local_premises` (when given) limits the answer to those indexed premises plus
+ * the new ones; lean-lsp-mcp sends only `{state, new_premises, k}`. Transport-free:
+ * `server.ts` puts it on node:http.
+ */
+import { createHash } from 'node:crypto';
+import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import { withNotation } from '../engine/notation.js';
+import type { Mode, PremiseSearch } from '../engine/types.js';
+import { newPremiseRecord } from './new-premises.js';
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface LeanHammerOptions {
+  /** Most new premises one request may carry (`GET /max-new-premises`). */
+  maxNewPremises: number;
+  /** Rerank answers (default: the engine's default). */
+  rerank?: boolean;
+  mode?: Mode;
+}
+
+/** Premises per answer when the request does not say (LeanHammer's own default). */
+const DEFAULT_K = 32;
+const MAX_K = 1000;
+
+const error = (status: number, message: string): ApiResponse => ({ status, body: { error: message } });
+
+class BadRequest extends Error {}
+
+function field<T>(body: Record<string, unknown>, key: string, check: (v: unknown) => v is T, what: string): T | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (!check(v)) throw new BadRequest(`${key} must be ${what}`);
+  return v;
+}
+
+const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
+const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
+  Array.isArray(v) && v.every((x) => x && typeof x === 'object' && typeof x.name === 'string' && x.name && typeof x.decl === 'string');
+const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_K;
+
+export class LeanHammerApi {
+  /** The decl last upserted per new premise, so that an unchanged one is not embedded again. */
+  private readonly sent = new Map<string, string>();
+  /** The allowed set of the last `local_premises` (LeanHammer sends the same list every time). */
+  private allowed?: { key: string; names: Set<string> };
+
+  constructor(
+    private readonly engine: PremiseSearch,
+    private readonly opts: LeanHammerOptions,
+  ) {}
+
+  async handle(method: string, path: string, body: string): Promise<ApiResponse> {
+    const route = (path.split('?')[0] ?? '').replace(/\/+$/, '');
+    const get = (answer: () => unknown): ApiResponse => (method === 'GET' ? { status: 200, body: answer() } : error(405, `${route} takes GET`));
+    switch (route) {
+      case '/indexed-premises':
+        return get(() => this.engine.indexedNames());
+      case '/indexed-modules':
+        return get(() => this.engine.indexedModules());
+      case '/max-new-premises':
+        return get(() => this.opts.maxNewPremises);
+      case '/retrieve':
+        if (method !== 'POST') return error(405, '/retrieve takes POST');
+        try {
+          return { status: 200, body: await this.retrieve(body) };
+        } catch (e) {
+          if (e instanceof BadRequest) return error(400, e.message);
+          throw e;
+        }
+      default:
+        return error(404, `no route ${JSON.stringify(route)}: /indexed-premises, /indexed-modules, /max-new-premises, /retrieve`);
+    }
+  }
+
+  private async retrieve(raw: string): Promise<{ name: string; score: number }[]> {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch (e) {
+      throw new BadRequest(`the body is not JSON (${(e as Error).message})`);
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequest('the body must be a JSON object');
+    const b = body as Record<string, unknown>;
+    const state = field(b, 'state', (v): v is string => typeof v === 'string' && v.trim().length > 0, 'a non-empty string');
+    if (state === undefined) throw new BadRequest('state is required (the goal, as Lean prints it)');
+    const k = field(b, 'k', isK, `an integer from 1 to ${MAX_K}`) ?? DEFAULT_K;
+    const local = field(b, 'local_premises', isIndexList, 'a list of premise indices (positions in /indexed-premises)');
+    const fresh = field(b, 'new_premises', isPremiseList, 'a list of {name, decl}') ?? [];
+    if (fresh.length > this.opts.maxNewPremises) {
+      throw new BadRequest(`new_premises has ${fresh.length} entries, more than /max-new-premises (${this.opts.maxNewPremises})`);
+    }
+    await this.upsertNew(fresh);
+    const only = local ? this.allowedSet(local, fresh) : undefined;
+    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, rerank: this.opts.rerank, mode: this.opts.mode });
+    return hits.map((h) => ({ name: h.name, score: h.score }));
+  }
+
+  private async upsertNew(fresh: { name: string; decl: string }[]): Promise<void> {
+    const changed: PremiseRecord[] = [];
+    for (const p of fresh) {
+      if (this.sent.get(p.name) === p.decl) continue;
+      changed.push(newPremiseRecord(p.name, p.decl));
+      this.sent.set(p.name, p.decl);
+    }
+    if (changed.length) await this.engine.upsert(changed);
+  }
+
+  private allowedSet(local: number[], fresh: { name: string }[]): { has(name: string): boolean } {
+    const names = this.engine.indexedNames();
+    const bad = local.find((i) => i >= names.length);
+    if (bad !== undefined) throw new BadRequest(`local_premises has index ${bad}, but the index has ${names.length} premises`);
+    const key = createHash('sha1').update(Uint32Array.from(local)).digest('hex');
+    if (this.allowed?.key !== key) this.allowed = { key, names: new Set(local.map((i) => names[i]!)) };
+    const indexed = this.allowed.names;
+    const added = new Set(fresh.map((p) => p.name));
+    return { has: (name) => indexed.has(name) || added.has(name) };
+  }
+}

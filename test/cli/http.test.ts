@@ -1,0 +1,91 @@
+/**
+ * `premise-lsp http`, the LeanHammer-compatible premise selection API, as the
+ * built CLI over real HTTP on the bundled sample index.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const tmp = mkdtempSync(join(tmpdir(), 'premise-http-'));
+const index = join(tmp, 'index');
+let server: ChildProcess;
+let base = '';
+
+beforeAll(async () => {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
+  const built = spawnSync(process.execPath, [CLI, 'index', join(ROOT, 'test', 'fixtures', 'sample'), '--out', index, '--no-dense'], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(built.stderr);
+  server = spawn(process.execPath, [CLI, 'http', '--index', index, '--port', '0', '--max-new-premises', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  base = await new Promise<string>((res, rej) => {
+    server.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) res(m[1]!);
+    });
+    server.on('exit', (code) => rej(new Error(`server exited ${code}: ${stderr}`)));
+  });
+});
+
+afterAll(() => {
+  server?.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const get = async (path: string) => {
+  const r = await fetch(base + path);
+  return { status: r.status, body: await r.json() };
+};
+const retrieve = async (body: unknown) => {
+  const r = await fetch(`${base}/retrieve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: r.status, body: await r.json() };
+};
+
+describe('LeanHammer premise selection API', () => {
+  it('lists indexed premises and modules, and the new-premise limit', async () => {
+    const names = (await get('/indexed-premises')).body as string[];
+    expect(names).toContain('Sample.mul_comm');
+    expect((await get('/indexed-modules')).body).toContain('Sample.Algebra');
+    expect(await get('/max-new-premises')).toEqual({ status: 200, body: 3 });
+  });
+
+  it('answers a pp.notation-false goal with [{name, score}]', async () => {
+    const r = await retrieve({ state: 'a b : M\n⊢ Eq (HMul.hMul a b) (HMul.hMul b a)', k: 8 });
+    expect(r.status).toBe(200);
+    expect(r.body).toHaveLength(8);
+    expect(r.body).toContainEqual({ name: 'Sample.mul_comm', score: expect.any(Number) });
+    // the same answer as for the goal in notation
+    expect((await retrieve({ state: 'a b : M\n⊢ a * b = b * a', k: 8 })).body).toEqual(r.body);
+  });
+
+  it('limits the answer to local_premises plus new premises, which it indexes on the fly', async () => {
+    const names = (await get('/indexed-premises')).body as string[];
+    const allowed = ['Sample.one_mul', 'Sample.mul_one'].map((n) => names.indexOf(n));
+    const state = '⊢ Eq (HMul.hMul a b) (HMul.hMul b a)';
+    const decl = '/-- Multiplication in my monoid commutes. -/\ntheorem My.mul_swap (a b : M) : Eq (HMul.hMul a b) (HMul.hMul b a)';
+    const r = await retrieve({ state, local_premises: allowed, new_premises: [{ name: 'My.mul_swap', decl }], imported_modules: [], k: 10 });
+    expect(r.status).toBe(200);
+    const got = (r.body as { name: string }[]).map((h) => h.name);
+    expect(got[0]).toBe('My.mul_swap');
+    expect(got.every((n) => ['Sample.one_mul', 'Sample.mul_one', 'My.mul_swap'].includes(n))).toBe(true);
+    // lean-lsp-mcp's form: no local_premises, everything indexed is eligible
+    const all = (await retrieve({ state, new_premises: [], k: 10 })).body as { name: string }[];
+    expect(all.map((h) => h.name)).toContain('Sample.mul_comm');
+  });
+
+  it('says what is wrong with a bad request, and keeps serving', async () => {
+    expect(await retrieve('{not json')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not JSON/) } });
+    expect(await retrieve({ k: 3 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/state is required/) } });
+    expect(await retrieve({ state: '⊢ x', k: 0 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/k must be/) } });
+    expect(await retrieve({ state: '⊢ x', local_premises: [1e9] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/index 1000000000/) } });
+    const four = Array.from({ length: 4 }, (_, i) => ({ name: `n${i}`, decl: `theorem n${i} : True` }));
+    expect(await retrieve({ state: '⊢ x', new_premises: four })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/more than \/max-new-premises \(3\)/) } });
+    expect(await get('/retrieve')).toMatchObject({ status: 405 });
+    expect(await get('/nope')).toMatchObject({ status: 404 });
+    expect((await get('/max-new-premises')).status).toBe(200);
+  });
+});
