@@ -13,11 +13,12 @@ afterEach(() => {
   for (const e of editors.splice(0)) e.kill();
 });
 
-async function start(initOptions?: unknown) {
+/** Rankings here come from the fixture premises alone: the live index is off unless a test turns it on. */
+async function start(settings: Record<string, unknown> = {}) {
   const log = tempFile('lean.jsonl');
   const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log } });
   editors.push(e);
-  await e.initialize(initOptions);
+  await e.initialize({ 'premise-lsp': { liveIndex: false, ...settings } });
   return { e, prover: () => readTranscript(log) };
 }
 
@@ -110,6 +111,38 @@ describe('completion', () => {
   });
 });
 
+describe('live index of edited documents', () => {
+  /** Search by name until `want` holds (the document is read after a pause in typing). */
+  async function until(e: Editor, query: string, want: (names: string[]) => boolean): Promise<string[]> {
+    for (let i = 0; i < 50; i++) {
+      const names = ((await search(e, { query, k: 20 })).result.results as { name: string }[]).map((h) => h.name);
+      if (want(names)) return names;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no live-index answer for ${query}`);
+  }
+
+  it('offers a lemma as soon as it is written, and forgets it when it is renamed', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Live.lean');
+    const text = 'namespace Live\n\ntheorem fresh_mul_seven (n : Nat) : n * 7 = 7 * n := by omega\n\nend Live\n';
+    e.open(uri, text);
+    await until(e, 'fresh_mul_seven', (n) => n.includes('Live.fresh_mul_seven'));
+    e.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: text.replace('fresh_mul_seven', 'renamed_mul_seven') }] });
+    const after = await until(e, 'mul_seven', (n) => n.includes('Live.renamed_mul_seven'));
+    expect(after).not.toContain('Live.fresh_mul_seven');
+  });
+
+  it('can be turned off', async () => {
+    const { e } = await start({ liveIndex: false });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Off.lean');
+    e.open(uri, 'theorem never_indexed_xyz : True := trivial\n');
+    await new Promise((r) => setTimeout(r, 600));
+    const names = ((await search(e, { query: 'never_indexed_xyz', k: 20 })).result.results as { name: string }[]).map((h) => h.name);
+    expect(names).not.toContain('never_indexed_xyz');
+  });
+});
+
 describe('goals', () => {
   it('uses the main goal first with the others as context, and falls back to plainTermGoal', async () => {
     const { e } = await start();
@@ -195,7 +228,7 @@ describe('code actions', () => {
   });
 
   it('respects codeActions.max', async () => {
-    const { e } = await start({ 'premise-lsp': { codeActions: { max: 1 } } });
+    const { e } = await start({ codeActions: { max: 1 } });
     const { uri } = await openAndWait(e, 'Actions.lean');
     const r = await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 2, character: 2 }, end: { line: 2, character: 2 } }, context: { diagnostics: [] } });
     expect(r.result).toHaveLength(2);

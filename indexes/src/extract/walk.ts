@@ -5,7 +5,7 @@
  * relative to its package root (`Mathlib/Order/Basic.lean` → `Mathlib.Order.Basic`).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Lang } from './record.js';
 
 export interface SourceFile {
@@ -33,6 +33,30 @@ function langOf(file: string): Lang | undefined {
 function moduleOf(rel: string, lang: Lang): string {
   const noExt = rel.replace(/\.(lean|thy)$/, '');
   return lang === 'lean' ? noExt.split('/').join('.') : basename(noExt);
+}
+
+const PACKAGE_MARKERS = ['lakefile.lean', 'lakefile.toml', 'Lakefile.lean', 'lean-toolchain'];
+
+/**
+ * One source file on its own (an edited document): its language, its package
+ * root (the nearest ancestor with a Lake file, for Lean; its folder, for
+ * Isabelle) and so its module name, as a whole-tree walk would name it.
+ */
+export function sourceOf(path: string): SourceFile | undefined {
+  const lang = langOf(path);
+  if (!lang) return undefined;
+  let root = dirname(path);
+  if (lang === 'lean') {
+    for (let dir = root; ; dir = dirname(dir)) {
+      if (PACKAGE_MARKERS.some((m) => existsSync(join(dir, m)))) {
+        root = dir;
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  const rel = relative(root, path).split(sep).join('/');
+  return { path, rel, module: moduleOf(rel, lang), lang, root };
 }
 
 function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnings: string[], root = start): void {

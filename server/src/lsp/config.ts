@@ -17,6 +17,8 @@ export interface PremiseConfig {
   upstreamHangTimeoutMs: number;
   completion: { enabled: boolean };
   codeActions: { max: number };
+  /** Index the declarations of open documents as they are edited. */
+  liveIndex: boolean;
 }
 
 export const SECTION = 'premise-lsp';
@@ -29,6 +31,7 @@ export function defaultConfig(): PremiseConfig {
     upstreamHangTimeoutMs: 300_000,
     completion: { enabled: true },
     codeActions: { max: 5 },
+    liveIndex: true,
   };
 }
 
@@ -56,6 +59,7 @@ const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): vo
   },
   'completion.enabled': { check: bool, set: (c, v) => (c.completion = { enabled: v as boolean }) },
   'codeActions.max': { check: int(0, 50), set: (c, v) => (c.codeActions = { max: v as number }) },
+  liveIndex: { check: bool, set: (c, v) => (c.liveIndex = v as boolean) },
 };
 
 /** Flatten `{completion: {enabled: x}}` and `{"completion.enabled": x}` alike. */

@@ -130,11 +130,13 @@ export class Router {
         s.initializedParams = msg.params ?? {};
         break;
       case 'textDocument/didOpen':
-        s.docs.open(msg.params);
+      case 'textDocument/didChange': {
+        if (msg.method === 'textDocument/didOpen') s.docs.open(msg.params);
+        else s.docs.change(msg.params);
+        const uri = (msg.params as { textDocument?: { uri?: unknown } } | undefined)?.textDocument?.uri;
+        if (typeof uri === 'string') s.live.touched(uri);
         return this.forwardDocSync(raw);
-      case 'textDocument/didChange':
-        s.docs.change(msg.params);
-        return this.forwardDocSync(raw);
+      }
       case 'textDocument/didClose': {
         const uri = (msg.params as { textDocument?: { uri?: string } } | undefined)?.textDocument?.uri;
         s.docs.close(msg.params);

@@ -12,6 +12,7 @@ import type { FeatureContext } from './features/context.js';
 import { IsabelleGoals } from './goals/isabelle.js';
 import { LeanGoals } from './goals/lean.js';
 import { noGoals, type GoalProvider } from './goals/types.js';
+import { LiveIndex } from './live-index.js';
 import type { Logger } from './log.js';
 
 export class Session implements FeatureContext {
@@ -28,6 +29,8 @@ export class Session implements FeatureContext {
   private goalProvider: GoalProvider = noGoals;
   private flavorValue: Flavor = 'generic';
   link: UpstreamLink | undefined;
+  /** The declarations of open documents, kept in the engine's overlay. */
+  readonly live: LiveIndex = new LiveIndex(this);
 
   constructor(
     readonly engines: EngineHost,

@@ -1,0 +1,91 @@
+/**
+ * Keeps the engine's overlay in step with the documents being edited: a pause
+ * after an open or a change re-extracts the document's declarations, upserts
+ * the new and changed ones and removes the ones it no longer declares. So a
+ * lemma just written is offered at once, before any index rebuild, and a
+ * renamed one is no longer offered under its old name. Runs on the server's
+ * thread; extractors never throw, and a failure is logged, never fatal.
+ */
+import { fileURLToPath } from 'node:url';
+import { extractIsabelle } from '../../../indexes/src/extract/isabelle.js';
+import { extractLean } from '../../../indexes/src/extract/lean.js';
+import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import { resolveRefs } from '../../../indexes/src/extract/resolve.js';
+import { sourceOf } from '../../../indexes/src/extract/walk.js';
+import type { PremiseInfo, PremiseSearch } from '../engine/types.js';
+import type { FeatureContext } from './features/context.js';
+
+/** Typing pause before a document is re-read. */
+export const LIVE_INDEX_DELAY_MS = 300;
+
+const same = (r: PremiseRecord, p: PremiseInfo | undefined) =>
+  !!p && p.kind === r.kind && p.statement === r.statement && p.goal === r.goal && p.args.join('\n') === r.args.join('\n') && (p.doc ?? '') === (r.doc ?? '');
+
+export class LiveIndex {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What each document put in the overlay, by URI. */
+  private readonly declared = new Map<string, Set<string>>();
+  private engine: PremiseSearch | undefined;
+  /** Refreshes run one at a time, in order. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: FeatureContext,
+    private readonly delayMs = LIVE_INDEX_DELAY_MS,
+  ) {}
+
+  /** A document was opened or changed. */
+  touched(uri: string): void {
+    if (!this.ctx.config().liveIndex) return;
+    clearTimeout(this.timers.get(uri));
+    const timer = setTimeout(() => {
+      this.timers.delete(uri);
+      this.queue = this.queue.then(() => this.refresh(uri));
+    }, this.delayMs);
+    timer.unref?.();
+    this.timers.set(uri, timer);
+  }
+
+  /** Wait for pending refreshes (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private async refresh(uri: string): Promise<void> {
+    const engine = this.ctx.engines.now();
+    const doc = this.ctx.docs.get(uri);
+    if (!engine || !doc) return;
+    if (engine !== this.engine) {
+      // a new index was loaded: its overlay is empty, so every open document is read again
+      this.engine = engine;
+      this.declared.clear();
+    }
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      return; // untitled: or other non-file documents
+    }
+    const src = sourceOf(path);
+    if (!src) return;
+    try {
+      const text = doc.getText();
+      const { decls } = src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
+      const records = resolveRefs(decls);
+      const now = new Set(records.map((r) => r.name));
+      const gone = [...(this.declared.get(uri) ?? [])].filter((n) => !now.has(n));
+      if (gone.length) engine.remove(gone);
+      const changed = records.filter((r) => !same(r, engine.lookup(r.name)));
+      if (changed.length) await engine.upsert(changed);
+      this.declared.set(uri, now);
+      if (gone.length || changed.length) this.ctx.log.info(`live index: ${uri}: ${changed.length} declarations updated, ${gone.length} removed`);
+    } catch (e) {
+      this.ctx.log.error(`live index: could not read ${uri}: ${(e as Error).message}`);
+    }
+  }
+}
