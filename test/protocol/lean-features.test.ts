@@ -133,6 +133,29 @@ describe('live index of edited documents', () => {
     expect(after).not.toContain('Live.fresh_mul_seven');
   });
 
+  it('never offers what the document declares below the cursor (not in scope there)', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Scope.lean');
+    const text = [
+      'namespace Scope',
+      'theorem early_scope (n : Nat) : n + 0 = n := by',
+      '  -- goal: n : Nat\\n⊢ n + 0 = n',
+      '  simp',
+      'theorem late_scope (n : Nat) : n + 0 = 0 + n := by',
+      '  -- goal: n : Nat\\n⊢ n + 0 = 0 + n',
+      '  simp',
+      'end Scope',
+    ].join('\n');
+    e.open(uri, text);
+    await until(e, 'early_scope late_scope', (n) => n.includes('Scope.early_scope') && n.includes('Scope.late_scope'));
+    const at = async (nth: number) =>
+      ((await search(e, { uri, position: posOf(text, 'simp', 0, nth), k: 20 })).result.results as { name: string }[]).map((h) => h.name);
+    const first = await at(0);
+    expect(first).not.toContain('Scope.late_scope');
+    expect(first).not.toContain('Scope.early_scope'); // the theorem being proved
+    expect(await at(1)).toContain('Scope.early_scope');
+  });
+
   it('can be turned off', async () => {
     const { e } = await start({ liveIndex: false });
     const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Off.lean');

@@ -23,8 +23,8 @@ const same = (r: PremiseRecord, p: PremiseInfo | undefined) =>
 
 export class LiveIndex {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** What each document put in the overlay, by URI. */
-  private readonly declared = new Map<string, Set<string>>();
+  /** What each document declares, by URI, with the line each declaration starts on. */
+  private readonly declared = new Map<string, Map<string, number>>();
   private engine: PremiseSearch | undefined;
   /** Refreshes run one at a time, in order. */
   private queue: Promise<void> = Promise.resolve();
@@ -44,6 +44,11 @@ export class LiveIndex {
     }, this.delayMs);
     timer.unref?.();
     this.timers.set(uri, timer);
+  }
+
+  /** Names the document declares below `line`: not yet in scope there, so never suggested. */
+  declaredAfter(uri: string, line: number): string[] {
+    return [...(this.declared.get(uri) ?? [])].filter(([, start]) => start > line).map(([name]) => name);
   }
 
   /** Wait for pending refreshes (tests, shutdown). */
@@ -77,8 +82,8 @@ export class LiveIndex {
       const text = doc.getText();
       const { decls } = src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
       const records = resolveRefs(decls);
-      const now = new Set(records.map((r) => r.name));
-      const gone = [...(this.declared.get(uri) ?? [])].filter((n) => !now.has(n));
+      const now = new Map(records.map((r) => [r.name, r.range.start.line]));
+      const gone = [...(this.declared.get(uri)?.keys() ?? [])].filter((n) => !now.has(n));
       if (gone.length) engine.remove(gone);
       const changed = records.filter((r) => !same(r, engine.lookup(r.name)));
       if (changed.length) await engine.upsert(changed);

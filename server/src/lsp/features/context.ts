@@ -14,6 +14,8 @@ export interface FeatureContext {
   config(): PremiseConfig;
   flavor(): Flavor;
   log: Logger;
+  /** What the open documents declare, from the live index. */
+  live: { declaredAfter(uri: string, line: number): string[] };
 }
 
 /** Longest query text handed to the engine. */

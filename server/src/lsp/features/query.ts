@@ -11,19 +11,20 @@ export interface Query {
   text: string;
   source: 'goal' | 'declaration' | 'text';
   goalSource?: string;
-  /** The theorem being proved (full name), which searches exclude. */
-  theorem?: string;
+  /** What searches exclude: the theorem being proved and what the document declares below it. */
+  exclude?: string[];
 }
 
-/** Search options that keep the theorem being proved out of its own results. */
-export const excluding = (q: Query | undefined) => (q?.theorem ? { exclude: [q.theorem] } : {});
+/** Search options that keep the theorem being proved, and what is not yet in scope, out of the results. */
+export const excluding = (q: Query | undefined) => (q?.exclude?.length ? { exclude: q.exclude } : {});
 
 export async function queryAt(ctx: FeatureContext, uri: string, pos: Position, timeoutMs: number): Promise<Query | undefined> {
   const doc = ctx.docs.get(uri);
   const state = await ctx.goals.goalAt(uri, pos, timeoutMs).catch(() => undefined);
   const lang = langFor(ctx, uri);
   const theorem = doc && lang ? enclosingTheorem(doc.getText(), doc.offsetAt(pos), lang) : undefined;
-  const named = theorem ? { theorem } : {};
+  const exclude = [...(theorem ? [theorem] : []), ...ctx.live.declaredAfter(uri, pos.line)];
+  const named = exclude.length ? { exclude } : {};
   if (state && state.text.trim()) return { text: state.text.slice(0, MAX_QUERY_CHARS), source: 'goal', goalSource: state.source, ...named };
   if (!doc) return undefined;
   const decl = declarationBefore(doc.getText(), doc.offsetAt(pos), ctx.flavor());
