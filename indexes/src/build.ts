@@ -10,7 +10,7 @@ import { extractIsabelle } from './extract/isabelle.js';
 import { extractLean } from './extract/lean.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
-import { discoverSources, type SourceFile } from './extract/walk.js';
+import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
 import { sparseText } from './premise-text.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
@@ -45,8 +45,8 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
 }
 
-export function extractCorpus(inputs: string[], onProgress?: OnProgress): Corpus {
-  const { files, warnings } = discoverSources(inputs);
+export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}): Corpus {
+  const { files, warnings } = discoverSources(inputs, discover);
   const decls: ExtractedDecl[] = [];
   let skippedFiles = 0;
   files.forEach((f, i) => {
@@ -71,6 +71,8 @@ export interface BuildOptions {
   encoder?: Encoder;
   encoderDir?: string;
   onProgress?: OnProgress;
+  /** Also index each source's `.lake/packages/*` (default true). */
+  packages?: boolean;
 }
 
 export interface BuildSummary {
@@ -84,7 +86,7 @@ export interface BuildSummary {
 
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
-  const corpus = extractCorpus(opts.sources, opts.onProgress);
+  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages });
   const infos = toInfos(corpus.records);
   const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];

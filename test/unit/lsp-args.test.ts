@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs, splitCommand } from '../../server/src/lsp/args.js';
+import { autoIndexRoot } from '../../server/src/lsp/run.js';
+import { lakeFixture } from './lake-project.js';
 import { flavorOfCommand } from '../../server/src/upstream/command.js';
 
 describe('serve arguments', () => {
@@ -23,5 +25,14 @@ describe('serve arguments', () => {
     expect(() => parseServeArgs(['--lean', 'a', '--', 'x'])).toThrow(/only one/);
     expect(() => parseServeArgs(['--bogus'])).toThrow(/unknown option/);
     expect(splitCommand(`lean --server "my dir"`)).toEqual(['lean', '--server', 'my dir']);
+  });
+
+  it('picks the project to index automatically: --lean ROOT, else a Lake workspace folder', () => {
+    expect(parseServeArgs(['serve', '--stdio', '--lean', '/tmp/proj']).leanRoot).toBe('/tmp/proj');
+    const f = lakeFixture();
+    expect(autoIndexRoot('/tmp/proj', f.root)).toBe('/tmp/proj');
+    expect(autoIndexRoot(undefined, f.root)).toBe(f.root);
+    expect(autoIndexRoot(undefined, f.depDir + '/DepLib')).toBeUndefined(); // no lakefile or manifest there
+    expect(autoIndexRoot(undefined, undefined)).toBeUndefined();
   });
 });

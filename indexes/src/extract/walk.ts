@@ -1,6 +1,7 @@
 /**
  * Finds the source files under the directories given to `premise-lsp index`:
- * a Lake project (its own files plus each `.lake/packages/*`), a bare checkout,
+ * a Lake project (its own files plus each `.lake/packages/*`, unless told
+ * `packages: false`), a bare checkout,
  * a tree of Isabelle theories, or single files. Each file gets its module name
  * relative to its package root (`Mathlib/Order/Basic.lean` → `Mathlib.Order.Basic`).
  */
@@ -145,7 +146,12 @@ function safeIsDir(p: string): boolean {
   }
 }
 
-export function discoverSources(inputs: string[]): { files: SourceFile[]; warnings: string[] } {
+export interface DiscoverOptions {
+  /** Also walk each input's `.lake/packages/*` (default true); false: the project's own sources only. */
+  packages?: boolean;
+}
+
+export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): { files: SourceFile[]; warnings: string[] } {
   const files: SourceFile[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
@@ -161,7 +167,7 @@ export function discoverSources(inputs: string[]): { files: SourceFile[]; warnin
       continue;
     }
     const packages = join(input, '.lake', 'packages');
-    if (safeIsDir(packages)) {
+    if (opts.packages !== false && safeIsDir(packages)) {
       for (const pkg of readdirSync(packages).sort()) {
         if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings);
       }

@@ -1,4 +1,4 @@
-/** `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense]` */
+/** `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages]` */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildIndex } from '../../../indexes/src/build.js';
@@ -12,6 +12,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     out: { type: 'string', short: 'o' },
     encoder: { type: 'string' },
     'no-dense': { type: 'boolean' },
+    'no-packages': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
   });
   if (!values.out) throw new UsageError('index needs --out <index-dir>');
@@ -29,7 +30,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
   const encoder = encoderDir ? await loadEncoder(encoderDir) : undefined;
   const progress = progressReporter();
   try {
-    const s = await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update });
+    const s = await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'] });
     progress.stop();
     if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(

@@ -1,5 +1,5 @@
 /**
- * Opens an index directory as a ready Engine: reads and checks the index files,
+ * Opens an index directory (or several, as one) as a ready Engine: reads and checks the index files,
  * loads the encoder the index was built with (or the one given), and checks the
  * two agree; loads a reranker (the one given, else the shipped `models/reranker`
  * when present) and says whether its evaluation turns reranking on by default.
@@ -53,10 +53,23 @@ async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; b
   }
 }
 
-export async function openEngine(indexDir: string, opts: OpenOptions = {}): Promise<OpenedEngine> {
-  const parts = readIndexDir(indexDir);
+/**
+ * Open one index directory, or several as one engine (one base segment each,
+ * e.g. a project's dependencies and its own sources). Several directories must
+ * have been built with the same encoder, or all without one.
+ */
+export async function openEngine(indexDir: string | string[], opts: OpenOptions = {}): Promise<OpenedEngine> {
+  const dirs = Array.isArray(indexDir) ? indexDir : [indexDir];
+  if (!dirs.length) throw new Error('no index directory to open');
+  const all = dirs.map((d) => readIndexDir(d));
+  const idOf = (i: number) => all[i]!.manifest.encoder?.id ?? 'no encoder (sparse only)';
+  for (let i = 1; i < all.length; i++) {
+    if (idOf(i) !== idOf(0)) {
+      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[0]} has ${idOf(0)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
+    }
+  }
   let encoder: Encoder | undefined;
-  const rec = parts.manifest.encoder;
+  const rec = all[0]!.manifest.encoder;
   if (rec && !opts.sparseOnly) {
     const dir = opts.encoderDir ?? rec.dir;
     if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
@@ -67,6 +80,6 @@ export async function openEngine(indexDir: string, opts: OpenOptions = {}): Prom
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const engine = new Engine([Segment.fromIndex(parts)], { ...opts, encoder, reranker, rerankByDefault: byDefault });
+  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts)), { ...opts, encoder, reranker, rerankByDefault: byDefault });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -12,6 +12,8 @@ export interface ServeArgs {
   stdio: boolean;
   upstream?: ChildSpec;
   flavor?: Flavor;
+  /** `--lean ROOT`: the Lean project (also the root of its automatic index). */
+  leanRoot?: string;
   index?: string;
   fakeEngine?: string;
   /** Test aid: delay the fixture engine's load (to observe progress). */
@@ -54,6 +56,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         break;
       case '--lean':
         setUpstream(leanCommand(value(i, arg)));
+        out.leanRoot = a[i + 1];
         out.flavor ??= 'lean';
         i++;
         break;

@@ -19,6 +19,8 @@ export interface PremiseConfig {
   codeActions: { max: number };
   /** Index the declarations of open documents as they are edited. */
   liveIndex: boolean;
+  /** Without an index: build (once, cached) and serve one for the Lean project being edited. */
+  autoIndex: boolean;
 }
 
 export const SECTION = 'premise-lsp';
@@ -32,6 +34,7 @@ export function defaultConfig(): PremiseConfig {
     completion: { enabled: true },
     codeActions: { max: 5 },
     liveIndex: true,
+    autoIndex: true,
   };
 }
 
@@ -60,6 +63,7 @@ const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): vo
   'completion.enabled': { check: bool, set: (c, v) => (c.completion = { enabled: v as boolean }) },
   'codeActions.max': { check: int(0, 50), set: (c, v) => (c.codeActions = { max: v as number }) },
   liveIndex: { check: bool, set: (c, v) => (c.liveIndex = v as boolean) },
+  autoIndex: { check: bool, set: (c, v) => (c.autoIndex = v as boolean) },
 };
 
 /** Flatten `{completion: {enabled: x}}` and `{"completion.enabled": x}` alike. */

@@ -1,16 +1,32 @@
 /**
  * Owns the retrieval engine: loads it (with progress), reloads it when the
- * `index` setting changes, and hands it out without blocking when asked to.
+ * `index` or `autoIndex` setting changes, and hands it out without blocking when
+ * asked to.
  */
 import type { PremiseSearch } from '../engine/types.js';
 import type { Logger } from './log.js';
+import type { ProgressReporter } from './progress.js';
 
-export type EngineLoader = (opts?: { index?: string }) => Promise<PremiseSearch> | PremiseSearch;
+/** What to load: an index directory, or else (autoIndex) the automatic index of a Lake project. */
+export interface LoadRequest {
+  index?: string;
+  /** Build or reuse the automatic index when no index is given (default true). */
+  autoIndex?: boolean;
+  /** The editor's workspace folder, a candidate Lake project root. */
+  workspaceRoot?: string;
+  /** Opens a `$/progress` (for builds; waits until the editor may be sent requests). */
+  progress?: (title: string) => Promise<ProgressReporter>;
+  log?: Logger;
+}
+
+export type EngineLoader = (opts?: LoadRequest) => Promise<PremiseSearch> | PremiseSearch;
 
 export class EngineHost {
   private engine: PremiseSearch | undefined;
   private loading: Promise<PremiseSearch | undefined> | undefined;
-  private loadedIndex: string | undefined;
+  private loadedKey: string | undefined;
+  /** Counts loads: a slow load (an automatic index build) finishing after a newer one must not replace it. */
+  private generation = 0;
   private failure: string | undefined;
 
   constructor(
@@ -18,19 +34,24 @@ export class EngineHost {
     private readonly log: Logger,
   ) {}
 
-  /** Start (or restart, for a new index) loading. */
-  load(index: string | undefined): Promise<PremiseSearch | undefined> {
-    if (this.loading && index === this.loadedIndex) return this.loading;
-    this.loadedIndex = index;
+  /** Start (or restart, for a new index) loading; an index path alone is a request for it. */
+  load(request: string | LoadRequest | undefined): Promise<PremiseSearch | undefined> {
+    const req: LoadRequest | undefined = typeof request === 'string' ? { index: request } : request;
+    const key = JSON.stringify([req?.index, req?.autoIndex, req?.workspaceRoot]);
+    if (this.loading && key === this.loadedKey) return this.loading;
+    this.loadedKey = key;
+    const gen = ++this.generation;
     const run = (async () => {
       const t0 = Date.now();
       try {
-        const e = await this.loader(index === undefined ? undefined : { index });
+        const e = await this.loader(req === undefined ? undefined : { ...req, log: req.log ?? this.log });
+        if (gen !== this.generation) return e; // superseded by a newer load
         this.engine = e;
         this.failure = undefined;
         this.log.info(`engine ready: ${e.size} premises in ${Date.now() - t0} ms`);
         return e;
       } catch (err) {
+        if (gen !== this.generation) return undefined;
         this.failure = (err as Error).message;
         this.log.error(`could not load the premise index: ${this.failure}`);
         return undefined;

@@ -6,16 +6,34 @@
 import type { ReplayChannel } from '../upstream/link.js';
 import { success, type RequestMessage } from '../upstream/messages.js';
 import { mergeCapabilities, ownCapabilities } from './capabilities.js';
+import { fileURLToPath } from 'node:url';
 import { applyConfig, SECTION, sectionOf } from './config.js';
-import { beginProgress } from './progress.js';
+import type { LoadRequest } from './engine-host.js';
+import { beginProgress, type ProgressReporter } from './progress.js';
 import type { Router } from './router.js';
 
 export class Lifecycle {
   private exiting = false;
   /** The editor's initialize, lost in a crash: answered by the replay instead. */
   private heldInitialize: RequestMessage | undefined;
+  /** Resolved once the editor may be sent requests (progress for index builds waits for it). */
+  private readonly initialized: Promise<void>;
+  private markInitialized!: () => void;
 
-  constructor(private readonly r: Router) {}
+  constructor(private readonly r: Router) {
+    this.initialized = new Promise((resolve) => (this.markInitialized = resolve));
+  }
+
+  /** What the engine host should load under the current settings. */
+  private loadRequest(): LoadRequest {
+    const s = this.r.session;
+    return {
+      index: s.cfg.index,
+      autoIndex: s.cfg.autoIndex,
+      workspaceRoot: workspaceRoot(s.initParams),
+      progress: (title: string): Promise<ProgressReporter> => this.initialized.then(() => beginProgress(this.r.editor, s.supportsProgress, title)),
+    };
+  }
 
   initialize(msg: RequestMessage, raw: Buffer): void {
     const s = this.r.session;
@@ -25,7 +43,7 @@ export class Lifecycle {
     s.supportsProgress = caps?.window?.workDoneProgress === true;
     this.applySettings(sectionOf(params.initializationOptions, !this.r.link));
     if (!this.r.link && s.cfg.upstreamCommand) this.r.options.startUpstream(s.cfg.upstreamCommand);
-    s.engines.load(s.cfg.index);
+    s.engines.load(this.loadRequest());
 
     if (!this.r.link) {
       this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
@@ -73,10 +91,11 @@ export class Lifecycle {
   /** Progress for the engine load, once requests to the editor are allowed. */
   private afterInitialize(): void {
     const s = this.r.session;
+    this.markInitialized();
     this.r.session.log.attachEditor((type, message) => this.r.editor.notify('window/logMessage', { type, message }));
     if (s.engines.now() || !s.supportsProgress) return;
     void beginProgress(this.r.editor, true, 'premise-lsp: loading premise index').then(async (p) => {
-      p.report(s.cfg.index ?? 'index');
+      p.report(s.cfg.index ?? (s.cfg.autoIndex ? 'automatic index' : 'index'));
       const e = await s.engines.get();
       p.end(e ? `${e.size} premises` : `failed: ${s.engines.error ?? 'unknown error'}`);
     });
@@ -108,8 +127,8 @@ export class Lifecycle {
     const before = this.r.session.cfg;
     this.applySettings(section);
     const after = this.r.session.cfg;
-    if (after.index !== before.index) {
-      this.r.session.engines.load(after.index);
+    if (after.index !== before.index || after.autoIndex !== before.autoIndex) {
+      this.r.session.engines.load(this.loadRequest());
       this.afterInitialize();
     }
     if (JSON.stringify(after.upstreamCommand) !== JSON.stringify(before.upstreamCommand)) {
@@ -141,6 +160,22 @@ export class Lifecycle {
     if (s.lastConfiguration !== undefined) channel.notify('workspace/didChangeConfiguration', s.lastConfiguration);
     for (const p of s.docs.reopenParams()) channel.notify('textDocument/didOpen', p);
   }
+}
+
+/** The editor's workspace folder (`rootUri`, else the first `workspaceFolders` entry) as a path. */
+function workspaceRoot(params: Record<string, unknown> | undefined): string | undefined {
+  const folders = params?.workspaceFolders;
+  const first = Array.isArray(folders) ? (folders[0] as { uri?: unknown } | undefined)?.uri : undefined;
+  for (const uri of [params?.rootUri, first]) {
+    if (typeof uri !== 'string' || !uri.startsWith('file:')) continue;
+    try {
+      return fileURLToPath(uri);
+    } catch {
+      /* not a local path */
+    }
+  }
+  const rootPath = params?.rootPath;
+  return typeof rootPath === 'string' && rootPath ? rootPath : undefined;
 }
 
 /** `{"premise-lsp.k": 5}` style settings. */

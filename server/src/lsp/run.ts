@@ -3,25 +3,43 @@
  * the session, return the exit code. The CLI's `serve` command calls this with
  * the real index opener.
  */
+import { resolve } from 'node:path';
+import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
+import { autoIndexDirs } from './auto-index.js';
 import { parseServeArgs, type ServeArgs } from './args.js';
 import type { EngineLoader } from './engine-host.js';
 import { FixtureEngine } from './fixture-engine.js';
+import { Logger } from './log.js';
 import { serve } from './serve.js';
 
-export type IndexOpener = (indexDir: string) => Promise<PremiseSearch> | PremiseSearch;
+/** Opens one index directory, or several as one engine. */
+export type IndexOpener = (indexDir: string | string[]) => Promise<PremiseSearch> | PremiseSearch;
 
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
- * settings or `--index` through `openIndex`, else no premises.
+ * settings or `--index` through `openIndex`, else (setting `autoIndex`) the
+ * automatic index of the Lean project (`--lean ROOT`, else the editor's
+ * workspace folder when it is a Lake project), else no premises.
  */
 export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoader {
   return async (opts) => {
     if (args.fakeEngineDelayMs) await new Promise((r) => setTimeout(r, args.fakeEngineDelayMs));
     if (args.fakeEngine) return FixtureEngine.fromFile(args.fakeEngine);
     const index = opts?.index ?? args.index;
-    return index ? openIndex(index) : new FixtureEngine([]);
+    if (index) return openIndex(index);
+    const root = opts?.autoIndex === false ? undefined : autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
+    if (!root) return new FixtureEngine([]);
+    const log = opts?.log ?? new Logger();
+    const dirs = await autoIndexDirs({ root, log, progress: opts?.progress });
+    return openIndex(dirs);
   };
+}
+
+/** The project to index automatically: `--lean ROOT`, else the workspace folder if it is a Lake project. */
+export function autoIndexRoot(leanRoot: string | undefined, workspaceRoot: string | undefined): string | undefined {
+  if (leanRoot) return resolve(leanRoot);
+  return workspaceRoot && isLakeProject(workspaceRoot) ? workspaceRoot : undefined;
 }
 
 /** Run a session on stdio. Resolves with the process exit code (0 after shutdown+exit). */

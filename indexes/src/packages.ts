@@ -1,0 +1,235 @@
+/**
+ * Lake projects and the automatic index cache. A project's index is two cache
+ * entries: its dependencies (every `.lake/packages/*` together, so references
+ * between them resolve), keyed by the `name@rev` list of `lake-manifest.json`,
+ * and its workspace (its own sources only), keyed by their paths, sizes and
+ * modification times. Both keys also cover the index format and the encoder.
+ * Nothing here throws on a missing or corrupt project: callers get undefined or
+ * an error string.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { modelId } from '../../models/src/fingerprint.js';
+import { discoverSources } from './extract/walk.js';
+import { VERSION } from './store/index-dir.js';
+
+export interface LakeDependency {
+  name: string;
+  rev: string;
+  /** `<root>/<packagesDir>/<name>` (only existing directories are kept). */
+  dir: string;
+}
+
+export interface LakeProject {
+  root: string;
+  name: string;
+  dependencies: LakeDependency[];
+}
+
+const LAKE_FILES = ['lakefile.lean', 'lakefile.toml', 'lake-manifest.json'];
+
+/** Does `dir` look like a Lake project (a lakefile or a manifest)? */
+export function isLakeProject(dir: string): boolean {
+  return LAKE_FILES.some((f) => existsSync(join(dir, f)));
+}
+
+/**
+ * The project at `root` from its `lake-manifest.json`; a project with a lakefile
+ * but no manifest has no dependencies. An error string when `root` is not a Lake
+ * project or the manifest cannot be read.
+ */
+export function lakeProject(root: string): LakeProject | string {
+  root = resolve(root);
+  const file = join(root, 'lake-manifest.json');
+  if (!existsSync(file)) {
+    if (!isLakeProject(root)) return `${root} is not a Lake project (no lake-manifest.json or lakefile)`;
+    return { root, name: safeName(basename(root)), dependencies: [] };
+  }
+  let m: unknown;
+  try {
+    m = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    return `${file}: cannot read (${(e as Error).message})`;
+  }
+  if (typeof m !== 'object' || m === null || !Array.isArray((m as { packages?: unknown }).packages)) {
+    return `${file}: not a Lake manifest (no "packages" list)`;
+  }
+  const manifest = m as { name?: unknown; packagesDir?: unknown; packages: unknown[] };
+  const packagesDir = typeof manifest.packagesDir === 'string' && manifest.packagesDir ? manifest.packagesDir : join('.lake', 'packages');
+  const dependencies: LakeDependency[] = [];
+  for (const p of manifest.packages) {
+    if (typeof p !== 'object' || p === null) continue;
+    const { name, rev } = p as { name?: unknown; rev?: unknown };
+    if (typeof name !== 'string' || !name || name.includes('/') || name.includes('\\') || name === '..') continue;
+    const dir = join(root, packagesDir, name);
+    if (!isDir(dir)) continue;
+    dependencies.push({ name, rev: typeof rev === 'string' ? rev : '', dir });
+  }
+  dependencies.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const name = typeof manifest.name === 'string' && manifest.name ? manifest.name : basename(root);
+  return { root, name: safeName(name), dependencies };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '') || 'project';
+
+const sha1 = (parts: string[]) => createHash('sha1').update(parts.join('\n')).digest('hex');
+
+/** Cache key of the dependencies entry: format version, encoder, sorted `name@rev`. */
+export function dependenciesKey(project: LakeProject, encoderId: string): string {
+  const revs = project.dependencies.map((d) => `${d.name}@${d.rev}`).sort();
+  return sha1([`v${VERSION}`, encoderId, ...revs]);
+}
+
+/** The workspace's own source files (no `.lake/packages`), as the index build would find them. */
+export function workspaceFiles(project: LakeProject): string[] {
+  return discoverSources([project.root], { packages: false }).files.filter((f) => f.lang === 'lean').map((f) => f.path);
+}
+
+/** Cache key of the workspace entry: format version, encoder, sorted `rel:size:mtimeMs` of its own .lean files. */
+export function workspaceKey(project: LakeProject, encoderId: string): string {
+  const rows: string[] = [];
+  for (const path of workspaceFiles(project)) {
+    try {
+      const st = statSync(path);
+      rows.push(`${path.slice(project.root.length + 1).split('\\').join('/')}:${st.size}:${st.mtimeMs}`);
+    } catch {
+      /* vanished while listing: not part of the key */
+    }
+  }
+  return sha1([`v${VERSION}`, encoderId, ...rows.sort()]);
+}
+
+/**
+ * An id for the encoder directory, from its files' contents (`none` without an
+ * encoder): a retrained or replaced model gives new cache keys.
+ */
+export async function encoderKey(dir: string | undefined): Promise<string> {
+  if (!dir) return 'none';
+  const files = readdirSync(dir)
+    .filter((f) => !f.endsWith('.md') && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((f) => join(dir, f));
+  return modelId(dir, files, {});
+}
+
+/** `$PREMISE_LSP_CACHE`, else `$XDG_CACHE_HOME/premise-lsp/indexes`, else `~/.cache/premise-lsp/indexes`. */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PREMISE_LSP_CACHE) return resolve(env.PREMISE_LSP_CACHE);
+  if (env.XDG_CACHE_HOME) return join(resolve(env.XDG_CACHE_HOME), 'premise-lsp', 'indexes');
+  return join(homedir(), '.cache', 'premise-lsp', 'indexes');
+}
+
+export type EntryKind = 'dependencies' | 'workspace';
+
+export interface CacheEntry {
+  kind: EntryKind;
+  key: string;
+  /** `<cache>/<name>-<kind>-<key12>`. */
+  dir: string;
+  /** What to index: the dependency directories, or the project root. */
+  sources: string[];
+  /** Walk the sources' `.lake/packages` too (false for the workspace entry). */
+  packages: boolean;
+}
+
+/**
+ * The project's cache entries: dependencies (when it has any) and workspace
+ * (when it has its own .lean files).
+ */
+export function cacheEntries(project: LakeProject, encoderId: string, cache: string): CacheEntry[] {
+  const out: CacheEntry[] = [];
+  const entry = (kind: EntryKind, key: string, sources: string[], packages: boolean): CacheEntry => ({
+    kind,
+    key,
+    dir: join(cache, `${project.name}-${kind}-${key.slice(0, 12)}`),
+    sources,
+    packages,
+  });
+  if (project.dependencies.length) out.push(entry('dependencies', dependenciesKey(project, encoderId), project.dependencies.map((d) => d.dir), true));
+  if (workspaceFiles(project).length) out.push(entry('workspace', workspaceKey(project, encoderId), [project.root], false));
+  return out;
+}
+
+/** A finished entry has its manifest (written last, and the directory is renamed into place only when complete). */
+export function isComplete(entry: CacheEntry): boolean {
+  return existsSync(join(entry.dir, 'manifest.json'));
+}
+
+/** Where to build an entry: beside it, named after this process. */
+export function buildDirFor(entry: CacheEntry, pid = process.pid): string {
+  return `${entry.dir}.tmp-${pid}`;
+}
+
+/**
+ * Move a finished build into place. If another process finished the same entry
+ * first, keep theirs and drop ours. Returns false when neither is in place.
+ */
+export function commitBuild(tmp: string, entry: CacheEntry): boolean {
+  try {
+    renameSync(tmp, entry.dir);
+    return true;
+  } catch {
+    rmSync(tmp, { recursive: true, force: true });
+    return isComplete(entry);
+  }
+}
+
+/** Remove build directories left by processes that are gone (a crash mid-build). */
+export function removeStaleBuilds(cache: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(cache);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = /\.tmp-(\d+)$/.exec(n);
+    if (!m || alive(Number(m[1]))) continue;
+    rmSync(join(cache, n), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * After a new workspace entry is in place: remove older workspace entries of
+ * the same project (same name, built from the same root), which no key will
+ * match again.
+ */
+export function pruneWorkspaceEntries(project: LakeProject, keep: CacheEntry, cache: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(cache);
+  } catch {
+    return;
+  }
+  const prefix = `${project.name}-workspace-`;
+  for (const n of names) {
+    const dir = join(cache, n);
+    if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir) continue;
+    try {
+      const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sources?: unknown };
+      if (Array.isArray(m.sources) && m.sources.length === 1 && resolve(String(m.sources[0])) === project.root) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* not ours to judge */
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Automatic index: with no index given, the server indexes the editor's Lake
+ * project (dependencies and workspace, in child processes, with progress) into
+ * the cache, serves both as one engine, and reuses the cache next time.
+ */
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEP_THEOREM, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
+import { Editor, requireBuild, SERVE, type Msg } from './harness.js';
+
+const editors: Editor[] = [];
+afterEach(() => {
+  for (const e of editors.splice(0)) e.kill();
+});
+
+function start(cache: string, extra: string[] = []): Editor {
+  requireBuild();
+  const e = new Editor(process.execPath, [SERVE, 'serve', '--stdio', ...extra], { env: { PREMISE_LSP_CACHE: cache } });
+  editors.push(e);
+  return e;
+}
+
+/** Initialize on `root`, wait for the index load to end; the `$/progress` begin titles seen. */
+async function initializeOn(e: Editor, root: string, options?: unknown): Promise<{ titles: string[]; loaded: Msg }> {
+  const loaded = e.notification('$/progress', (p) => p.value.kind === 'end' && /^\d+ premises$/.test(p.value.message ?? ''));
+  await e.request('initialize', { processId: null, rootUri: pathToFileURL(root).href, capabilities: { window: { workDoneProgress: true } }, initializationOptions: options });
+  e.notify('initialized', {});
+  const msg = await loaded;
+  const titles = e.received.filter((m) => m.method === '$/progress' && m.params.value.kind === 'begin').map((m) => m.params.value.title as string);
+  return { titles, loaded: msg };
+}
+
+const search = async (e: Editor, query: string): Promise<string[]> => {
+  const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query, k: 5 }] });
+  expect(r.error).toBeUndefined();
+  return r.result.results.map((h: { name: string }) => h.name);
+};
+
+const snapshot = (dir: string) => readdirSync(dir).sort().map((n) => `${n}@${statSync(join(dir, n, 'manifest.json')).mtimeMs}`);
+
+describe('automatic index of a Lake project', () => {
+  it('builds dependencies and workspace once, serves both, and reuses the cache', async () => {
+    const f = lakeFixture();
+    const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
+
+    const first = start(cache);
+    const { titles, loaded } = await initializeOn(first, f.root);
+    expect(loaded.params.value.message).toBe('2 premises');
+    expect(titles).toContain('premise-lsp: indexing proj dependencies');
+    expect(titles).toContain('premise-lsp: indexing proj workspace');
+    expect(await search(first, 'zorble frob')).toContain(DEP_THEOREM);
+    expect(await search(first, 'quux wibble')).toContain(WS_THEOREM);
+    expect(await first.shutdown()).toBe(0);
+    const entries = snapshot(cache);
+    expect(entries.map((n) => n.replace(/-[0-9a-f]{12}@.*/, ''))).toEqual(['proj-dependencies', 'proj-workspace']);
+
+    const second = start(cache);
+    const again = await initializeOn(second, f.root);
+    expect(again.titles.filter((t) => t.includes('indexing'))).toEqual([]);
+    expect(await search(second, 'zorble frob')).toContain(DEP_THEOREM);
+    expect(await search(second, 'quux wibble')).toContain(WS_THEOREM);
+    expect(snapshot(cache)).toEqual(entries);
+    expect(second.stderr).toContain('using the cached dependencies index');
+    expect(await second.shutdown()).toBe(0);
+  });
+
+  it('rebuilds only the workspace when its sources change; autoIndex: false turns it off', async () => {
+    const f = lakeFixture();
+    const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
+    const first = start(cache);
+    await initializeOn(first, f.root);
+    await first.shutdown();
+
+    f.write('Proj/Extra.lean', 'namespace Proj\n\ntheorem blorp_snark (p : Prop) (h : p) : p := h\n\nend Proj\n');
+    const second = start(cache);
+    const { titles, loaded } = await initializeOn(second, f.root);
+    expect(titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj workspace']);
+    expect(loaded.params.value.message).toBe('3 premises');
+    expect(await search(second, 'blorp snark')).toContain('Proj.blorp_snark');
+    await second.shutdown();
+    // the superseded workspace entry is gone
+    expect(readdirSync(cache).filter((n) => n.startsWith('proj-workspace-'))).toHaveLength(1);
+
+    const off = start(cache);
+    const r = await initializeOn(off, f.root, { autoIndex: false });
+    expect(r.loaded.params.value.message).toBe('0 premises');
+    await off.shutdown();
+  });
+
+  it('keeps serving (without premises) when the project cannot be indexed', async () => {
+    const f = lakeFixture();
+    f.write('lake-manifest.json', '{ broken');
+    const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
+    const e = start(cache);
+    const failed = e.notification('$/progress', (p) => p.value.kind === 'end' && String(p.value.message).startsWith('failed'));
+    await e.request('initialize', { processId: null, rootUri: pathToFileURL(f.root).href, capabilities: { window: { workDoneProgress: true } } });
+    e.notify('initialized', {});
+    expect((await failed).params.value.message).toContain('lake-manifest.json');
+    const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query: 'zorble' }] });
+    expect(r.error?.message).toContain('premise index not available');
+    expect(await e.shutdown()).toBe(0);
+    expect(readdirSync(cache)).toEqual([]);
+  });
+});

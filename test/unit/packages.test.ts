@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { discoverSources } from '../../indexes/src/extract/walk.js';
+import {
+  buildDirFor,
+  cacheEntries,
+  cacheRoot,
+  commitBuild,
+  dependenciesKey,
+  lakeProject,
+  removeStaleBuilds,
+  workspaceKey,
+  type LakeProject,
+} from '../../indexes/src/packages.js';
+import { lakeFixture } from './lake-project.js';
+
+const project = (root: string): LakeProject => {
+  const p = lakeProject(root);
+  if (typeof p === 'string') throw new Error(p);
+  return p;
+};
+
+describe('lakeProject', () => {
+  it('reads the manifest: name and the dependencies that exist on disk', () => {
+    const f = lakeFixture();
+    f.manifest({ deplib: 'abc123', missing: 'def456' });
+    const p = project(f.root);
+    expect(p.root).toBe(f.root);
+    expect(p.name).toBe('proj');
+    expect(p.dependencies).toEqual([{ name: 'deplib', rev: 'abc123', dir: f.depDir }]);
+  });
+
+  it('honours packagesDir and defaults it to .lake/packages', () => {
+    const f = lakeFixture();
+    f.write('vendor/other/lakefile.lean', 'package other\n');
+    f.manifest({ other: 'r1', deplib: 'r2' }, { packagesDir: 'vendor' });
+    expect(project(f.root).dependencies.map((d) => d.dir)).toEqual([join(f.root, 'vendor/other')]);
+    f.manifest({ deplib: 'r2' }, { packagesDir: undefined });
+    expect(project(f.root).dependencies.map((d) => d.name)).toEqual(['deplib']);
+  });
+
+  it('returns an error string for missing or corrupt manifests, never throws', () => {
+    const f = lakeFixture();
+    f.write('lake-manifest.json', '{ not json');
+    expect(lakeProject(f.root)).toMatch(/lake-manifest\.json: cannot read/);
+    f.write('lake-manifest.json', JSON.stringify({ packages: 3 }));
+    expect(lakeProject(f.root)).toMatch(/not a Lake manifest/);
+    expect(lakeProject(join(f.root, 'Proj'))).toMatch(/not a Lake project/);
+    // a lakefile without a manifest: a project with no dependencies
+    rmSync(join(f.root, 'lake-manifest.json'));
+    expect(project(f.root)).toMatchObject({ name: 'proj', dependencies: [] });
+  });
+});
+
+describe('cache keys and entries', () => {
+  it('are stable, and change when a rev or a workspace file changes', () => {
+    const f = lakeFixture();
+    const p = project(f.root);
+    const dep = dependenciesKey(p, 'enc');
+    const ws = workspaceKey(p, 'enc');
+    expect(dependenciesKey(project(f.root), 'enc')).toBe(dep);
+    expect(workspaceKey(project(f.root), 'enc')).toBe(ws);
+    expect(dependenciesKey(p, 'other-encoder')).not.toBe(dep);
+    expect(workspaceKey(p, 'other-encoder')).not.toBe(ws);
+
+    f.manifest({ deplib: 'abc124' });
+    const p2 = project(f.root);
+    expect(dependenciesKey(p2, 'enc')).not.toBe(dep);
+    expect(workspaceKey(p2, 'enc')).toBe(ws); // the workspace did not change
+
+    f.write('Proj/Main.lean', 'theorem changed : True := trivial\n');
+    expect(workspaceKey(p2, 'enc')).not.toBe(ws);
+    const ws2 = workspaceKey(p2, 'enc');
+    utimesSync(f.wsFile, new Date(), new Date(Date.now() + 5000));
+    expect(workspaceKey(p2, 'enc')).not.toBe(ws2);
+    // a dependency's sources are not part of the workspace key
+    const ws3 = workspaceKey(p2, 'enc');
+    f.write('.lake/packages/deplib/DepLib/More.lean', 'theorem more : True := trivial\n');
+    expect(workspaceKey(p2, 'enc')).toBe(ws3);
+  });
+
+  it('name entries <cache>/<name>-<kind>-<key12> with their sources', () => {
+    const f = lakeFixture();
+    const p = project(f.root);
+    const entries = cacheEntries(p, 'enc', '/cache');
+    expect(entries.map((e) => e.kind)).toEqual(['dependencies', 'workspace']);
+    expect(entries[0]).toMatchObject({ dir: `/cache/proj-dependencies-${dependenciesKey(p, 'enc').slice(0, 12)}`, sources: [f.depDir], packages: true });
+    expect(entries[1]).toMatchObject({ dir: `/cache/proj-workspace-${workspaceKey(p, 'enc').slice(0, 12)}`, sources: [f.root], packages: false });
+    f.manifest({});
+    expect(cacheEntries(project(f.root), 'enc', '/cache').map((e) => e.kind)).toEqual(['workspace']);
+  });
+
+  it('finds the cache root from the environment', () => {
+    expect(cacheRoot({ PREMISE_LSP_CACHE: '/a/b', XDG_CACHE_HOME: '/x' })).toBe('/a/b');
+    expect(cacheRoot({ XDG_CACHE_HOME: '/x' })).toBe('/x/premise-lsp/indexes');
+    expect(cacheRoot({})).toMatch(/\.cache[\\/]premise-lsp[\\/]indexes$/);
+  });
+
+  it('moves finished builds into place and removes builds of dead processes', () => {
+    const f = lakeFixture();
+    const cache = join(f.root, '..', 'cache');
+    const [entry] = cacheEntries(project(f.root), 'enc', cache);
+    const tmp = buildDirFor(entry!);
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tmp, 'manifest.json'), '{}');
+    expect(commitBuild(tmp, entry!)).toBe(true);
+    expect(existsSync(join(entry!.dir, 'manifest.json'))).toBe(true);
+    // a second finisher keeps the first one's entry
+    mkdirSync(tmp);
+    writeFileSync(join(tmp, 'manifest.json'), '{}');
+    writeFileSync(join(tmp, 'other'), '');
+    expect(commitBuild(tmp, entry!)).toBe(true);
+    expect(existsSync(tmp)).toBe(false);
+    const dead = buildDirFor(entry!, 2 ** 22 + 12345); // above Linux's pid_max default
+    const live = buildDirFor(entry!, process.pid);
+    mkdirSync(dead);
+    mkdirSync(live);
+    removeStaleBuilds(cache);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+});
+
+describe('discoverSources with packages: false', () => {
+  it('walks only the project, not its .lake/packages', () => {
+    const f = lakeFixture();
+    const all = discoverSources([f.root]).files.map((x) => x.module).sort();
+    expect(all).toEqual(['DepLib.Basic', 'Proj.Main']);
+    const own = discoverSources([f.root], { packages: false }).files.map((x) => x.module);
+    expect(own).toEqual(['Proj.Main']);
+  });
+});
