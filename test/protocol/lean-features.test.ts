@@ -156,6 +156,21 @@ describe('live index of edited documents', () => {
     expect(await at(1)).toContain('Scope.early_scope');
   });
 
+  it('puts what the document declares above the cursor first (locality)', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Near.lean');
+    const text = [
+      'theorem helper_near (q : Nat) : q = q := rfl',
+      'theorem main_near (n : Nat) : n + 0 = n := by',
+      '  -- goal: n : Nat\\n⊢ n + 0 = n',
+      '  simp',
+    ].join('\n');
+    e.open(uri, text);
+    await until(e, 'helper_near', (n) => n.includes('helper_near'));
+    const r = await search(e, { uri, position: posOf(text, 'simp'), k: 20 });
+    expect(r.result.results[0].name).toBe('helper_near');
+  });
+
   it('can be turned off', async () => {
     const { e } = await start({ liveIndex: false });
     const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Off.lean');

@@ -70,6 +70,21 @@ describe('Engine graph votes (hybrid)', () => {
     expect(await names(e, { mode: 'hybrid', exclude: ['foo_bar_le'] })).toContain('sq_sum');
   });
 
+  it('hides premises not yet in scope but lets their proofs vote', async () => {
+    const e = new Engine([segmentOf(LIB)]);
+    const got = await names(e, { mode: 'hybrid', hidden: ['foo_bar_le', 'foo_bar_lt'] });
+    expect(got).not.toContain('foo_bar_le');
+    expect(got).toContain('sq_sum');
+  });
+
+  it('gives premises declared earlier in the same file a locality bonus, in hybrid mode only', async () => {
+    const e = new Engine([segmentOf(LIB)]);
+    expect(await names(e, { mode: 'hybrid' })).not.toContain('two_mul');
+    const hit = (await e.search(QUERY, { k: 20, mode: 'hybrid', nearby: ['two_mul', 'no_such_premise'] })).find((h) => h.name === 'two_mul');
+    expect(hit?.parts.local).toBe(1);
+    expect(await names(e, { mode: 'bm25', nearby: ['two_mul'] })).not.toContain('two_mul');
+  });
+
   it('counts votes from edited files (overlay) and sends votes to the newest version of a premise', async () => {
     const e = new Engine([segmentOf(RECORDS)]);
     expect(await names(e, { mode: 'hybrid' })).not.toContain('mul_comm');

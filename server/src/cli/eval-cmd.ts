@@ -1,4 +1,4 @@
-/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g]] [--json]` */
+/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json]` */
 import { existsSync } from 'node:fs';
 import { DATASETS, loadDataset } from '../eval/datasets.js';
 import { formatEval, runEval } from '../eval/run.js';

@@ -16,6 +16,7 @@ import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'n
 import { join } from 'node:path';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { openEngine } from '../engine/open.js';
+import { fileDeclarations, provingIn } from '../eval/run.js';
 import { binderToHyp } from '../engine/query.js';
 import { parseQuery } from '../engine/query.js';
 import { FEATURE_NAMES, features } from '../engine/rerank-features.js';
@@ -108,13 +109,14 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   const out = createWriteStream(values.out);
   await write(out, JSON.stringify({ header: true, features: FEATURE_NAMES, firstStage, index: values.index, top: TOP }));
   const dojo = values['val-dojo'] ? createWriteStream(values['val-dojo']) : undefined;
+  const files = fileDeclarations(engine);
   const started = Date.now();
   let withPositive = 0;
   try {
     for (let i = 0; i < chosen.length; i++) {
       const q = chosen[i]!;
-      // the theorem itself is in the index: its proof must not vote, and a proof never uses it
-      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, exclude: [q.name] });
+      // searched as `eval` does: as if proving the theorem at its place in its file
+      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, ...provingIn(engine, files, q.name) });
       const pool = hits.map((h) => ({ info: h, parts: h.parts, score: h.score }));
       const parsed = parseQuery(q.text);
       const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));

@@ -146,7 +146,8 @@ export class Engine implements PremiseSearch {
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
     opts = { ...opts, rerank: opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
-    const keyOf = (q: string) => JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? []]);
+    const keyOf = (q: string) =>
+      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
     const parsed = queries.map(parseQuery);
     const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
@@ -198,14 +199,16 @@ export class Engine implements PremiseSearch {
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
     const pool = Math.max(POOL, k);
     const segs = this.segments;
-    const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
+    const ordersOf = (names: string[] = []) => new Set(names.flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
+    const excluded = ordersOf(opts.exclude);
+    const hidden = ordersOf(opts.hidden);
     const usable = (seg: Segment, segIndex: number, id: number) =>
       !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
       let c = cands.get(order);
-      if (c || !usable(seg, segIndex, id) || (opts.only && !opts.only.has(seg.table.name(id)))) return c;
+      if (c || !usable(seg, segIndex, id) || hidden.has(order) || (opts.only && !opts.only.has(seg.table.name(id)))) return c;
       const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
       if (sparse) parts.sparse = seg.acc[id]!;
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
@@ -232,6 +235,11 @@ export class Engine implements PremiseSearch {
       if (mode === 'hybrid') neighbours.push(...found.filter((n) => usable(seg, segIndex, n.id) && seg.table.refs(n.id).length));
     });
     if (mode === 'hybrid') {
+      for (const name of opts.nearby ?? []) {
+        const loc = this.locate(name);
+        const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
+        if (c) c.parts.local = 1;
+      }
       const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n));
       for (const [seg, byId] of votes) {
         const segIndex = segs.indexOf(seg);
@@ -243,7 +251,7 @@ export class Engine implements PremiseSearch {
     }
     const list = [...cands.values()];
     const fused = fuse(
-      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, uses: c.seg.table.uses[c.id]! })),
+      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, local: c.parts.local, uses: c.seg.table.uses[c.id]! })),
       mode,
       this.maxUses,
       (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style === 'text' ? 'text' : 'formal'],

@@ -43,10 +43,21 @@ export interface SearchOptions {
    */
   exclude?: string[];
   /**
+   * Names never returned that still count as evidence: what the file declares
+   * below the cursor is not in scope there, but its proofs exist.
+   */
+  hidden?: string[];
+  /**
    * Only these names may be returned (e.g. what a prover's environment has
    * imported); evidence is not restricted. Searches with `only` are not cached.
    */
   only?: { has(name: string): boolean };
+  /**
+   * Hybrid only: premises declared earlier in the file being edited. A third of
+   * the premises a proof uses come from its own file, so these get a locality
+   * bonus and join the candidates even when no retriever found them.
+   */
+  nearby?: string[];
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -56,6 +67,8 @@ export interface ScoreParts {
   prior?: number;
   /** Hybrid only: votes from the proofs of the theorems nearest the query. */
   graph?: number;
+  /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
+  local?: number;
   rerank?: number;
 }
 

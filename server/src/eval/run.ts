@@ -1,6 +1,9 @@
 /**
  * Runs an evaluation set against an engine; gold names the index cannot resolve
- * are reported and not scored. Every mode excludes the query's own theorem.
+ * are reported and not scored. When the query's theorem is in the index, every
+ * mode searches as if proving it in its file: the theorem itself is excluded (its
+ * own proof must not vote), what its file declares below it is hidden (not yet
+ * available there), and what the file declares above it is `nearby`.
  */
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
@@ -40,9 +43,9 @@ export async function runEval(
     if (gold.length) scored.push({ q, gold });
   }
   const per: { style: string; m: Metrics }[] = [];
+  const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
-    // the theorem being proved is neither an answer nor evidence (its proof would give the gold away)
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, exclude: q.theorem ? [q.theorem] : undefined });
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, ...(q.theorem ? provingIn(engine, files!, q.theorem) : {}) });
     per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};
@@ -60,6 +63,34 @@ export async function runEval(
     scoredQueries: scored.length,
     metrics: meanMetrics(per.map((p) => p.m)),
     byStyle,
+  };
+}
+
+export type FileDeclarations = Map<string, { name: string; line: number }[]>;
+
+/** Every indexed premise by module, with the line it starts on (reads all metadata once). */
+export function fileDeclarations(engine: PremiseSearch): FileDeclarations {
+  const out: FileDeclarations = new Map();
+  for (const name of engine.indexedNames()) {
+    const p = engine.lookup(name);
+    if (!p) continue;
+    let list = out.get(p.module);
+    if (!list) out.set(p.module, (list = []));
+    list.push({ name, line: p.range.start.line });
+  }
+  return out;
+}
+
+/** Search options for a query stated at `theorem`'s place in its file. */
+export function provingIn(engine: PremiseSearch, files: FileDeclarations, theorem: string): { exclude: string[]; hidden?: string[]; nearby?: string[] } {
+  const t = engine.lookup(theorem);
+  if (!t) return { exclude: [theorem] };
+  const line = t.range.start.line;
+  const same = (files.get(t.module) ?? []).filter((p) => p.name !== theorem);
+  return {
+    exclude: [theorem],
+    hidden: same.filter((p) => p.line >= line).map((p) => p.name),
+    nearby: same.filter((p) => p.line < line).map((p) => p.name),
   };
 }
 

@@ -77,12 +77,13 @@ export class FixtureEngine implements PremiseSearch {
     const n = this.byName.size;
     const scored: Array<{ info: PremiseInfo; score: number }> = [];
     for (const { info, toks } of this.byName.values()) {
-      if ((opts.lang && info.lang !== opts.lang) || opts.exclude?.includes(info.name) || (opts.only && !opts.only.has(info.name))) continue;
+      if ((opts.lang && info.lang !== opts.lang) || opts.exclude?.includes(info.name) || opts.hidden?.includes(info.name) || (opts.only && !opts.only.has(info.name))) continue;
       let score = 0;
       for (const [t, qw] of q) {
         const w = toks.get(t);
         if (w) score += qw * w * Math.log(1 + n / (this.df.get(t) ?? 1));
       }
+      if (opts.nearby?.includes(info.name)) score += 100; // locality wins in this double, so tests see it
       if (score > 0) scored.push({ info, score });
     }
     scored.sort((a, b) => b.score - a.score || a.info.name.localeCompare(b.info.name));

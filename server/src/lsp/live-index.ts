@@ -46,9 +46,10 @@ export class LiveIndex {
     this.timers.set(uri, timer);
   }
 
-  /** Names the document declares below `line`: not yet in scope there, so never suggested. */
-  declaredAfter(uri: string, line: number): string[] {
-    return [...(this.declared.get(uri) ?? [])].filter(([, start]) => start > line).map(([name]) => name);
+  /** Names the document declares below `line` (not yet in scope there, so never suggested) and above it (nearby). */
+  around(uri: string, line: number): { after: string[]; before: string[] } {
+    const all = [...(this.declared.get(uri) ?? [])];
+    return { after: all.filter(([, start]) => start > line).map(([n]) => n), before: all.filter(([, start]) => start < line).map(([n]) => n) };
   }
 
   /** Wait for pending refreshes (tests, shutdown). */

@@ -9,7 +9,7 @@ import { cursorContext } from '../text/context.js';
 import { TAG } from './completion.js';
 import { langFor } from './context.js';
 import type { FeatureContext } from './context.js';
-import { excluding, queryAt } from './query.js';
+import { inScope, queryAt } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
 export interface CodeActionParamsLike {
@@ -34,7 +34,7 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const query = await queryAt(ctx, doc.uri, pos, ctx.config().goalTimeoutMs);
   if (!query) return [];
   const cfg = ctx.config();
-  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), ...excluding(query) });
+  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), ...inScope(query) });
   const text = doc.getText();
   const offset = doc.offsetAt(pos);
   const { slot, prefixStart, prefix } = cursorContext(text, offset, ctx.flavor());

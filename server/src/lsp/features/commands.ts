@@ -8,7 +8,7 @@ import type { EditorChannel } from '../editor.js';
 import { cursorContext } from '../text/context.js';
 import { langFor, MAX_QUERY_CHARS, type FeatureContext } from './context.js';
 import { location } from './present.js';
-import { excluding, queryAt, type Query } from './query.js';
+import { inScope, queryAt, type Query } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
 const MAX_K = 200;
@@ -46,7 +46,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), ...excluding(query) });
+  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), ...inScope(query) });
   return {
     query: query.text,
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,

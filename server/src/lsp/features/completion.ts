@@ -9,7 +9,7 @@ import type { PremiseInfo, SearchHit } from '../../engine/types.js';
 import { cursorContext, type Slot } from '../text/context.js';
 import { langFor, type FeatureContext } from './context.js';
 import { premiseMarkdown, shortName } from './present.js';
-import { excluding, queryAt } from './query.js';
+import { inScope, queryAt } from './query.js';
 
 export const TAG = 'premise-lsp';
 /** The proof state must come quickly for completion; after this we fall back. */
@@ -51,7 +51,7 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const cfg = ctx.config();
   const lang = langFor(ctx, doc.uri);
   const query = await queryAt(ctx, doc.uri, position, Math.min(cfg.goalTimeoutMs, COMPLETION_GOAL_BUDGET_MS));
-  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...excluding(query) };
+  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...inScope(query) };
   const [byGoal, byPrefix] = await Promise.all([
     query ? engine.search(query.text, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
     prefix.length >= 2 ? engine.search(prefix, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),

@@ -15,7 +15,7 @@ export interface FeatureContext {
   flavor(): Flavor;
   log: Logger;
   /** What the open documents declare, from the live index. */
-  live: { declaredAfter(uri: string, line: number): string[] };
+  live: { around(uri: string, line: number): { after: string[]; before: string[] } };
 }
 
 /** Longest query text handed to the engine. */

@@ -11,20 +11,24 @@ export interface Query {
   text: string;
   source: 'goal' | 'declaration' | 'text';
   goalSource?: string;
-  /** What searches exclude: the theorem being proved and what the document declares below it. */
-  exclude?: string[];
+  /** Where the query stands in its document (see `inScope`). */
+  scope?: { exclude: string[]; hidden: string[]; nearby: string[] };
 }
 
-/** Search options that keep the theorem being proved, and what is not yet in scope, out of the results. */
-export const excluding = (q: Query | undefined) => (q?.exclude?.length ? { exclude: q.exclude } : {});
+/**
+ * Search options for the cursor's place: the theorem being proved is excluded,
+ * what the document declares below it is hidden (not yet in scope), what it
+ * declares above is nearby.
+ */
+export const inScope = (q: Query | undefined) => q?.scope ?? {};
 
 export async function queryAt(ctx: FeatureContext, uri: string, pos: Position, timeoutMs: number): Promise<Query | undefined> {
   const doc = ctx.docs.get(uri);
   const state = await ctx.goals.goalAt(uri, pos, timeoutMs).catch(() => undefined);
   const lang = langFor(ctx, uri);
   const theorem = doc && lang ? enclosingTheorem(doc.getText(), doc.offsetAt(pos), lang) : undefined;
-  const exclude = [...(theorem ? [theorem] : []), ...ctx.live.declaredAfter(uri, pos.line)];
-  const named = exclude.length ? { exclude } : {};
+  const { after, before } = ctx.live.around(uri, pos.line);
+  const named = { scope: { exclude: theorem ? [theorem] : [], hidden: after, nearby: before.filter((n) => n !== theorem) } };
   if (state && state.text.trim()) return { text: state.text.slice(0, MAX_QUERY_CHARS), source: 'goal', goalSource: state.source, ...named };
   if (!doc) return undefined;
   const decl = declarationBefore(doc.getText(), doc.offsetAt(pos), ctx.flavor());
