@@ -137,18 +137,19 @@ class Parser {
     return out;
   }
 
+  /** An optional `[attrs]` at k, and the token after it. */
+  optAttrs(k: number): { attrs: string[]; next: number } {
+    if (!isSym(this.tok(k), '[')) return { attrs: [], next: k };
+    const j = this.close(k);
+    return { attrs: this.attrs(k, j), next: j + 1 };
+  }
+
   /** `name [attrs]:` or `[attrs]:` at i (needs the colon). */
   thmDecl(i: number): { name?: string; attrs: string[]; next: number } | undefined {
     const t = this.tok(i);
     if (!t) return undefined;
     if (t.kind === 'ident' && !CONTEXT_ELEMENTS.has(t.text) && !this.isKeyword(t)) {
-      let k = i + 1;
-      let attrs: string[] = [];
-      if (isSym(this.tok(k), '[')) {
-        const j = this.close(k);
-        attrs = this.attrs(k, j);
-        k = j + 1;
-      }
+      const { attrs, next: k } = this.optAttrs(i + 1);
       if (isSym(this.tok(k), ':')) return { name: t.text, attrs, next: k + 1 };
       return undefined;
     }
@@ -357,13 +358,7 @@ class Parser {
     let [i, locale] = this.head(this.cmd.start + 1);
     const t = this.tok(i);
     if (!t || t.kind !== 'ident' || this.isKeyword(t)) return [];
-    let k = i + 1;
-    let attrs: string[] = [];
-    if (isSym(this.tok(k), '[')) {
-      const j = this.close(k);
-      attrs = this.attrs(k, j);
-      k = j + 1;
-    }
+    const { attrs, next: k } = this.optAttrs(i + 1);
     if (!isSym(this.tok(k), '=')) return [];
     const sink = new RefSink(newLocals());
     const last = Math.max(factListRefs(this.toks, k + 1, this.cmd.end, sink), k + 1);

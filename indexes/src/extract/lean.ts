@@ -760,20 +760,7 @@ class Extractor {
         for (let x = m + 1; x < close; x++) {
           if (toks[x].k !== T.Id) continue;
           const short = toks[x].v;
-          const full = this.qualify(short);
-          const p: Proto = {
-            name: full,
-            short,
-            kind: 'theorem',
-            args: [],
-            goal: { text: '' },
-            stmt: [{ text: `export ${ns} (${short})` }],
-            refs: [],
-            origin: `${ns}.${short}`,
-            ra: s,
-            rb: e,
-          };
-          this.decls.push(this.record(p, this.scope(full, pending), false));
+          this.pushAlias(short, `export ${ns} (${short})`, { refs: [], origin: `${ns}.${short}` }, s, e, pending);
         }
         m = close;
         ns = '';
@@ -799,23 +786,15 @@ class Extractor {
     const target = toks[i + 1].v;
     for (const m of names) {
       const short = toks[m].v;
-      const full = this.qualify(short);
-      const p: Proto = {
-        name: full,
-        short,
-        kind: 'theorem',
-        args: [],
-        goal: { text: '' },
-        stmt: [{ text: `alias ${short} := ${target}` }],
-        doc,
-        attrs: attrs.length ? attrs : undefined,
-        refs: [target],
-        origin: target,
-        ra: s,
-        rb: e,
-      };
-      this.decls.push(this.record(p, this.scope(full, pending), false));
+      this.pushAlias(short, `alias ${short} := ${target}`, { doc, attrs: attrs.length ? attrs : undefined, refs: [target], origin: target }, s, e, pending);
     }
+  }
+
+  /** A record that only names another declaration (`export`, `alias`): no binders, no goal; the resolver follows `origin`. */
+  private pushAlias(short: string, stmt: string, extra: Pick<Proto, 'doc' | 'attrs' | 'refs' | 'origin'>, s: number, e: number, pending: Prefix | null): void {
+    const full = this.qualify(short);
+    const p: Proto = { name: full, short, kind: 'theorem', args: [], goal: { text: '' }, stmt: [{ text: stmt }], ...extra, ra: s, rb: e };
+    this.decls.push(this.record(p, this.scope(full, pending), false));
   }
 
   // ----------------------------------------------------------------- output

@@ -199,16 +199,21 @@ export class Engine implements PremiseSearch {
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
     const pool = Math.max(POOL, k);
     const segs = this.segments;
-    const ordersOf = (names: string[] = []) => new Set(names.flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
-    const excluded = ordersOf(opts.exclude);
-    const hidden = ordersOf(opts.hidden);
+    const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
+    // hidden lists can be long (a file's later declarations): test candidates' names, not every listed name's place
+    const hidden = opts.hidden?.length ? new Set(opts.hidden) : undefined;
+    const filtered = (seg: Segment, id: number) => {
+      if (!hidden && !opts.only) return false;
+      const name = seg.table.name(id);
+      return !!hidden?.has(name) || (!!opts.only && !opts.only.has(name));
+    };
     const usable = (seg: Segment, segIndex: number, id: number) =>
       !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
       let c = cands.get(order);
-      if (c || !usable(seg, segIndex, id) || hidden.has(order) || (opts.only && !opts.only.has(seg.table.name(id)))) return c;
+      if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
       const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
       if (sparse) parts.sparse = seg.acc[id]!;
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
