@@ -4,7 +4,7 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Encoder } from '../../models/src/encoder.js';
 import { extractIsabelle } from './extract/isabelle.js';
 import { extractLean } from './extract/lean.js';
@@ -30,30 +30,41 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface Corpus {
   records: PremiseRecord[];
+  /** Files read (not counting the skipped ones). */
   files: number;
   skippedFiles: number;
   duplicates: number;
   warnings: string[];
 }
 
-function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[] } {
+function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[]; skipped?: boolean } {
+  // stat first: a FIFO or device would block or never end when read, a huge file is not a library
+  const st = statSync(f.path);
+  if (!st.isFile()) return { decls: [], warnings: [`${f.path}: skipped, not a regular file`], skipped: true };
+  if (st.size > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
   const buf = readFileSync(f.path);
-  if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`] };
+  if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
   const text = buf.toString('utf8');
-  if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`] };
+  if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`], skipped: true };
   const r = f.lang === 'lean' ? extractLean(text, f.rel, f.module) : extractIsabelle(text, f.rel, f.module);
   return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
 }
 
+/**
+ * Extracts every discovered file. Files that are not read (not regular files, over
+ * 4 MiB, binary, unreadable) are counted in `skippedFiles`, each with a warning.
+ */
 export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}): Corpus {
-  const { files, warnings } = discoverSources(inputs, discover);
+  const { files, warnings, skipped } = discoverSources(inputs, discover);
+  warnings.push(...skipped);
   const decls: ExtractedDecl[] = [];
-  let skippedFiles = 0;
+  let skippedFiles = skipped.length;
   files.forEach((f, i) => {
     try {
       const r = extractFile(f);
       decls.push(...r.decls);
       warnings.push(...r.warnings);
+      if (r.skipped) skippedFiles++;
     } catch (e) {
       skippedFiles++;
       warnings.push(`${f.path}: skipped (${(e as Error).message})`);
@@ -62,7 +73,7 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
   });
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
   const records = resolveRefs(decls);
-  return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates: decls.length - records.length, warnings };
 }
 
 export interface BuildOptions {

@@ -3,19 +3,7 @@
  * codes (0 ok, 2 bad usage, 1 anything else, reason on stderr).
  */
 import { UsageError } from './cli/args.js';
-
-const USAGE = `usage: premise-lsp <command> [options]
-
-commands:
-  index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--verbose]
-  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json]
-  extract <source-dir>... [--out records.jsonl]
-  serve --stdio [--index DIR] [--lean <root> | --isabelle | -- <command...>]
-  http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]
-  models pull <repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
-  bench [--mathlib DIR] [--out bench/]
-`;
+import { COMMAND_USAGE, USAGE, wantsHelp } from './cli/usage.js';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -28,16 +16,26 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
   http: async () => (await import('./cli/http-cmd.js')).httpCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
+  bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    process.stdout.write(USAGE);
-    return cmd ? 0 : 2;
+  if (!cmd) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    const topic = cmd === 'help' ? rest[0] : undefined;
+    process.stdout.write((topic && COMMAND_USAGE[topic]) || USAGE);
+    return 0;
   }
   const load = COMMANDS[cmd];
   if (!load) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+  if (wantsHelp(rest)) {
+    process.stdout.write(COMMAND_USAGE[cmd] ?? USAGE);
+    return 0;
+  }
   return (await load())(rest);
 }
 

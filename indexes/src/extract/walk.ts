@@ -60,7 +60,7 @@ export function sourceOf(path: string): SourceFile | undefined {
   return { path, rel, module: moduleOf(rel, lang), lang, root };
 }
 
-function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnings: string[], root = start): void {
+function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnings: string[], skip: string[], root = start): void {
   const stack = [start];
   while (stack.length) {
     const dir = stack.pop()!;
@@ -86,12 +86,16 @@ function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnin
       const isDir = e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p));
       if (isDir) {
         if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
-        if (isLakeRoot(p)) walkLakePackage(p, out, seen, warnings);
+        if (isLakeRoot(p)) walkLakePackage(p, out, seen, warnings, skip);
         else stack.push(p);
         continue;
       }
       const lang = langOf(e.name);
       if (!lang || SKIP_FILES.has(e.name)) continue;
+      if (!e.isFile() && !isRegularFile(p)) {
+        skip.push(`${p}: skipped, not a regular file`);
+        continue;
+      }
       const rel = relative(root, p).split(sep).join('/');
       out.push({ path: p, rel, module: moduleOf(rel, lang), lang, root });
     }
@@ -126,17 +130,27 @@ export function lakeLibraries(root: string): string[] | undefined {
   return libs.length ? libs : undefined;
 }
 
-function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, warnings: string[]): void {
+function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, warnings: string[], skip: string[]): void {
   const libs = lakeLibraries(root);
-  if (!libs) return walkPackage(root, out, seen, warnings);
+  if (!libs) return walkPackage(root, out, seen, warnings, skip);
   for (const lib of libs) {
     const file = join(root, `${lib}.lean`);
-    if (existsSync(file) && !safeIsDir(file)) out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
-    if (safeIsDir(join(root, lib))) walkPackage(join(root, lib), out, seen, warnings, root);
+    if (isRegularFile(file)) out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
+    else if (existsSync(file) && !safeIsDir(file)) skip.push(`${file}: skipped, not a regular file`);
+    if (safeIsDir(join(root, lib))) walkPackage(join(root, lib), out, seen, warnings, skip, root);
   }
 }
 
 const isLakeRoot = (dir: string) => existsSync(join(dir, 'lakefile.lean')) || existsSync(join(dir, 'lakefile.toml'));
+
+/** A regular file, after symbolic links (a FIFO or device would block or never end when read). */
+function isRegularFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
 
 function safeIsDir(p: string): boolean {
   try {
@@ -151,9 +165,14 @@ export interface DiscoverOptions {
   packages?: boolean;
 }
 
-export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): { files: SourceFile[]; warnings: string[] } {
+/**
+ * The source files under `inputs`; `warnings` for inputs that cannot be read, `skipped`
+ * for `.lean`/`.thy` entries that are not regular files (FIFOs, devices, sockets), with the reason.
+ */
+export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): { files: SourceFile[]; warnings: string[]; skipped: string[] } {
   const files: SourceFile[] = [];
   const warnings: string[] = [];
+  const skipped: string[] = [];
   const seen = new Set<string>();
   for (const input of inputs) {
     if (!existsSync(input)) {
@@ -162,17 +181,18 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): {
     }
     if (!safeIsDir(input)) {
       const lang = langOf(input);
-      if (lang) files.push({ path: input, rel: basename(input), module: moduleOf(basename(input), lang), lang, root: input });
-      else warnings.push(`${input}: not a .lean or .thy file`);
+      if (!lang) warnings.push(`${input}: not a .lean or .thy file`);
+      else if (!isRegularFile(input)) skipped.push(`${input}: skipped, not a regular file`);
+      else files.push({ path: input, rel: basename(input), module: moduleOf(basename(input), lang), lang, root: input });
       continue;
     }
     const packages = join(input, '.lake', 'packages');
     if (opts.packages !== false && safeIsDir(packages)) {
       for (const pkg of readdirSync(packages).sort()) {
-        if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings);
+        if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings, skipped);
       }
     }
-    walkLakePackage(input, files, seen, warnings);
+    walkLakePackage(input, files, seen, warnings, skipped);
   }
-  return { files, warnings };
+  return { files, warnings, skipped };
 }

@@ -9,7 +9,7 @@
  * truncated index fails with an error naming the file rather than crashing the
  * native usearch loader.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { ProofGraph } from '../graph.js';
@@ -18,6 +18,7 @@ import { Container, IndexFileError, writeContainer } from './container.js';
 import { encodePremises, PremiseTable, type PremiseInfo } from './premises.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
+import { prepareOutDir } from './out-path.js';
 
 export const FORMAT = 'premise-lsp-index';
 /** 2: premises.bin holds the proof graph. */
@@ -69,7 +70,7 @@ export async function writeIndexDir(
   content: IndexContent,
   onAnnProgress?: (done: number, total: number) => void,
 ): Promise<Manifest> {
-  mkdirSync(dir, { recursive: true });
+  prepareOutDir(dir);
   const { sparse } = content;
   writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos, content.graph));
   writeContainer(join(dir, 'sparse.bin'), {

@@ -34,18 +34,25 @@ function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      worker: { type: 'string' },
-      config: { type: 'string' },
-      mathlib: { type: 'string' },
-      batteries: { type: 'string' },
-      shared: { type: 'string' },
-      index: { type: 'string' },
-      rebuild: { type: 'boolean' },
-      out: { type: 'string' },
-    },
-  });
+  const options = {
+    worker: { type: 'string' },
+    config: { type: 'string' },
+    mathlib: { type: 'string' },
+    batteries: { type: 'string' },
+    shared: { type: 'string' },
+    index: { type: 'string' },
+    rebuild: { type: 'boolean' },
+    out: { type: 'string' },
+  } as const;
+  let parsed;
+  try {
+    parsed = parseArgs({ options });
+  } catch (e) {
+    process.stderr.write(`bench: ${(e as Error).message} (premise-lsp bench --help lists the options)\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const { values } = parsed;
   if (values.worker) {
     const result = await runWorker(values.worker, JSON.parse(values.config!) as BenchConfig);
     process.stdout.write(JSON.stringify(result) + '\n');

@@ -1,4 +1,5 @@
 /** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
+import { existsSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/fusion.js';
 
@@ -43,4 +44,11 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
   const [dense, sparse, prior, graph, local] = parts as [number, number, number, number?, number?];
   const of = (d: FusionWeights): FusionWeights => ({ dense, sparse, prior, graph: graph ?? d.graph, local: local ?? d.local });
   return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text) };
+}
+
+/** The source paths of `index` and `extract`: at least one, each existing. */
+export function sourcesOption(cmd: string, positionals: string[]): string[] {
+  if (!positionals.length) throw new UsageError(`${cmd} needs at least one source directory`);
+  for (const p of positionals) if (!existsSync(p)) throw new UsageError(`no such source: ${p}`);
+  return positionals;
 }

@@ -1,20 +1,30 @@
 /** `premise-lsp extract <source-dir>... [--out records.jsonl]`: declarations as JSON lines (training data, debugging). */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { extractCorpus } from '../../../indexes/src/build.js';
-import { parse, UsageError } from './args.js';
+import { openOutFile } from '../../../indexes/src/store/out-path.js';
+import { parse, sourcesOption } from './args.js';
 import { progressReporter } from './progress.js';
 
 export async function extractCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { out: { type: 'string', short: 'o' } });
-  if (!positionals.length) throw new UsageError('extract needs at least one source directory');
+  sourcesOption('extract', positionals);
+  // opened before the work, so that an unwritable path fails at once
+  const file: WriteStream | undefined = values.out ? createWriteStream(values.out, { fd: openOutFile(values.out) }) : undefined;
   const progress = progressReporter();
   const corpus = extractCorpus(positionals, progress.update);
   progress.stop();
-  const out = values.out ? createWriteStream(values.out) : process.stdout;
+  const out = file ?? process.stdout;
+  let failed: Error | undefined;
+  file?.on('error', (e) => (failed ??= e));
   for (const r of corpus.records) {
-    if (!out.write(JSON.stringify(r) + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
+    if (failed) break;
+    if (!out.write(JSON.stringify(r) + '\n')) await new Promise<void>((res) => { out.once('drain', res); file?.once('error', () => res()); });
   }
-  if (values.out) await new Promise<void>((res, rej) => (out as ReturnType<typeof createWriteStream>).end((e?: Error) => (e ? rej(e) : res())));
-  process.stderr.write(`extracted ${corpus.records.length} declarations from ${corpus.files} files (${corpus.warnings.length} warnings)\n`);
+  if (file) await new Promise<void>((res) => file.end(() => res()));
+  if (failed) throw new Error(`cannot write ${values.out}: ${failed.message}`);
+  process.stderr.write(
+    `extracted ${corpus.records.length} declarations from ${corpus.files} files ` +
+      `(${corpus.skippedFiles} files skipped, ${corpus.warnings.length} warnings)\n`,
+  );
   return 0;
 }

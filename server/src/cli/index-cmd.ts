@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { buildIndex } from '../../../indexes/src/build.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
 import { defaultModelDir } from '../paths.js';
-import { parse, UsageError } from './args.js';
+import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
+import { parse, sourcesOption, UsageError } from './args.js';
 import { progressReporter } from './progress.js';
 
 export async function indexCommand(argv: string[]): Promise<number> {
@@ -16,8 +17,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
     verbose: { type: 'boolean', short: 'v' },
   });
   if (!values.out) throw new UsageError('index needs --out <index-dir>');
-  if (!positionals.length) throw new UsageError('index needs at least one source directory');
-  for (const p of positionals) if (!existsSync(p)) throw new UsageError(`no such source: ${p}`);
+  sourcesOption('index', positionals);
+  prepareOutDir(values.out);
   let encoderDir: string | undefined;
   if (!values['no-dense']) {
     encoderDir = resolve(values.encoder ?? defaultModelDir());
@@ -34,7 +35,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     progress.stop();
     if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
-      `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped, ` +
+      `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB or not regular files), ` +
         `${s.warnings.length} warnings${s.warnings.length && !values.verbose ? ' (--verbose lists them)' : ''}, ` +
         `${s.manifest.encoder ? `dense ${s.manifest.encoder.dim}-d` : 'sparse only'}, ${s.seconds.toFixed(1)} s → ${values.out}\n`,
     );

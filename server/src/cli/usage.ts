@@ -1,0 +1,158 @@
+/** The usage texts: one line per command for `premise-lsp --help`, and each command's flags, defaults and an example for `<command> --help`. */
+
+export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <command> --help: its flags)
+
+commands:
+  index <source>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--verbose]
+  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json]
+  extract <source>... [--out records.jsonl]
+  rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
+  serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
+  http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]
+  models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR]
+
+Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
+`;
+
+const ENGINE = `  --mode M             bm25, dense or hybrid (default: hybrid when the index has vectors, else bm25)
+  --rerank, --no-rerank
+                       reorder the top 50 with the reranker (default: the reranker's own default; off for the shipped one)
+  --reranker DIR       a reranker or cross-encoder directory (default: the shipped models/reranker)
+  --encoder DIR        the query encoder (default: the one the index was built with)
+  --weights d,s,p[,g[,l]]
+                       fusion weights dense,sparse,prior[,graph[,local]]
+                       (default: 0.3,0.9,0.2,0.8,0.3 for formal queries, 0.1,0.9,0.4,0,0 for text)`;
+
+export const COMMAND_USAGE: Record<string, string> = {
+  index: `usage: premise-lsp index <source>... --out <index-dir> [options]
+
+Extracts the declarations of .lean/.thy trees (a Lake package: its default libraries and
+.lake/packages/*) and writes an index directory.
+
+  -o, --out DIR        the index directory to write (required)
+  --encoder DIR        the encoder for premise vectors (default: the shipped models/default)
+  --no-dense           BM25 only: no vectors
+  --no-packages        a Lake project's own sources only, not its .lake/packages/*
+  -v, --verbose        list every warning
+
+example:
+  premise-lsp index ~/my-project --out ~/.cache/premise-lsp/my-project
+`,
+  query: `usage: premise-lsp query --index <index-dir> [options] <text | ->
+
+Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX or English.
+- reads the query from stdin.
+
+  -i, --index DIR      the index directory (required)
+  -k, --k N            how many premises (default: 10)
+${ENGINE}
+  --json               JSON instead of text
+
+example:
+  premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
+`,
+  eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> <file> [options]
+
+Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
+
+  -i, --index DIR      the index directory (required)
+  -d, --dataset NAME   mathlibqr, mathlibmpr or leandojo (required)
+${ENGINE.replace('bm25, dense or hybrid', 'bm25, dense, hybrid or bm25-plain (BM25 over the whole query)')}
+  --json               one JSON object instead of a table
+
+example:
+  premise-lsp eval --index /tmp/idx --dataset leandojo ../shared/data/leandojo.jsonl
+`,
+  extract: `usage: premise-lsp extract <source>... [--out records.jsonl]
+
+The extracted premise records as JSON lines (training data, debugging).
+
+  -o, --out FILE       write the records there (default: stdout)
+
+example:
+  premise-lsp extract ~/mathlib4 --out /tmp/records.jsonl
+`,
+  'rerank-data': `usage: premise-lsp rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [options]
+
+Training data for the reranker (models/train/reranker/): the first stage's top 50 for each
+theorem of the records, with feature rows and 0/1 labels.
+
+  -i, --index DIR      the index directory (required)
+  --records FILE       records from \`premise-lsp extract\` (required)
+  -o, --out FILE       the feature lines to write (required)
+  --limit N            training queries at most (default: all)
+  --val-limit N        validation queries at most (default: limit / 20)
+  --mode M             the first stage: bm25, dense or hybrid (default: hybrid when the index has vectors)
+  --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --val-dojo FILE      also write the validation queries in LeanDojo form
+  --encoder DIR        the query encoder (default: the one the index was built with)
+
+example:
+  premise-lsp rerank-data --index /tmp/idx --records /tmp/records.jsonl --out /tmp/features.jsonl
+`,
+  serve: `usage: premise-lsp serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
+
+The language server: a proxy in front of the prover's server that adds premises.
+
+  --stdio              talk LSP over stdin/stdout (required)
+  --index DIR          the index to serve (default: the editor's \`index\` setting, else the Lean
+                       project's automatic index)
+  --lean ROOT          upstream \`lake serve\` (or \`lean --server\`) in ROOT
+  --isabelle [opts...] upstream \`isabelle vscode_server\` with these options
+  -- <command...>      any other upstream server
+  (none)               standalone: premises only
+
+example:
+  premise-lsp serve --stdio --lean ~/my-project
+`,
+  http: `usage: premise-lsp http --index <index-dir> [options]
+
+The LeanHammer-compatible premise selection API over HTTP.
+
+  -i, --index DIR      the index directory (required)
+  --host H             address to listen on (default: 127.0.0.1)
+  -p, --port N         port (default: 8765; 0: any free port, printed on stderr)
+  --max-new-premises N new premises a request may send (default: 2048)
+${ENGINE}
+
+example:
+  premise-lsp http --index /tmp/idx --port 8765
+`,
+  models: `usage: premise-lsp models pull <owner/repo> [options]
+
+Downloads a Hugging Face ONNX model directory (resumable, size and SHA-256 checked);
+prints the directory. HF_ENDPOINT and HF_TOKEN are honoured.
+
+  --revision R         branch, tag or commit (default: main)
+  --dest DIR           where to write (default: ~/.cache/premise-lsp/models/<owner>--<repo>)
+  --files a,b          repository paths (default: config.json, tokenizer.json,
+                       tokenizer_config.json, special_tokens_map.json, onnx/model.onnx)
+  --endpoint URL       the server (default: $HF_ENDPOINT, else https://huggingface.co)
+
+example:
+  premise-lsp models pull sentence-transformers/all-MiniLM-L6-v2
+`,
+  bench: `usage: premise-lsp bench [options]
+
+Builds a Mathlib index (or reuses it) and measures build time, load time, memory, latency,
+throughput and retrieval quality; writes report.json and report.md.
+
+  --mathlib DIR        Mathlib 4f54a550 (default: $PREMISE_BENCH_MATHLIB, else ../corpus/mathlib4)
+  --batteries DIR      Batteries (default: $PREMISE_BENCH_BATTERIES, else ../corpus/batteries, when present)
+  --shared DIR         the evaluation data's parent (default: ../shared)
+  --index DIR          the index to build and measure (default: bench/work/mathlib-index)
+  --rebuild            rebuild the index even when it exists
+  --out DIR            where the reports go (default: bench/)
+
+example:
+  premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries
+`,
+};
+
+/** `--help` / `-h` among a command's own arguments (those before a `--`). */
+export function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}

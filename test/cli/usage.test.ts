@@ -1,0 +1,137 @@
+/**
+ * The built CLI on bad or odd input: usage texts for every command, sources that do
+ * not exist, output paths that cannot be written, and source trees holding a FIFO,
+ * a binary file and a file over 4 MiB. Every run has a time limit: a hang fails.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const SAMPLE = join(ROOT, 'test', 'fixtures', 'sample');
+const tmp = mkdtempSync(join(tmpdir(), 'premise-usage-'));
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: ROOT, timeout: 30_000, input: '' });
+  return { code: r.status, out: r.stdout, err: r.stderr, timedOut: r.error !== undefined || r.signal !== null };
+}
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'serve', 'http', 'models', 'bench'];
+
+describe('usage', () => {
+  it('premise-lsp --help and -h print every command and exit 0', () => {
+    for (const flag of ['--help', '-h']) {
+      const r = run([flag]);
+      expect(r.code).toBe(0);
+      for (const c of COMMANDS) expect(r.out).toMatch(new RegExp(`^  ${c} `, 'm'));
+    }
+  });
+
+  it('every command the usage text lists is a command', () => {
+    const listed = [...run(['--help']).out.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual([...COMMANDS].sort());
+    for (const c of listed) expect(run([c!, '--help']).err).not.toMatch(/unknown command/);
+  });
+
+  it.each(COMMANDS)('premise-lsp %s --help and -h print its flags, defaults and an example, exit 0', (cmd) => {
+    for (const flag of ['--help', '-h']) {
+      const r = run(cmd === 'models' ? [cmd, 'pull', flag] : [cmd, flag]);
+      expect(r.timedOut).toBe(false);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(new RegExp(`^usage: premise-lsp ${cmd}\\b`));
+      expect(r.out).toMatch(/^ {2}-/m); // flags
+      expect(r.out).toMatch(/default/);
+      expect(r.out).toMatch(new RegExp(`example:\\n {2}premise-lsp ${cmd} `));
+    }
+  });
+
+  it('a --help after `--` belongs to the upstream command of serve, not to premise-lsp', () => {
+    const r = run(['serve', '--stdio', '--', 'node', '--help']);
+    expect(r.out).not.toMatch(/^usage: premise-lsp serve/);
+  });
+
+  it('bench runs the benchmark (which names what it is missing)', () => {
+    const r = run(['bench', '--mathlib', join(tmp, 'no-mathlib')]);
+    expect(r.err).not.toMatch(/unknown command/);
+    expect(r.err).toMatch(/no Mathlib checkout at/);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('bad sources and output paths', () => {
+  it('extract and index exit 2 on a source that does not exist', () => {
+    for (const args of [['extract', join(tmp, 'nope')], ['index', join(tmp, 'nope'), '--out', join(tmp, 'idx-nope')]]) {
+      const r = run(args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`no such source: ${join(tmp, 'nope')}`);
+    }
+  });
+
+  const oneLine = (err: string, path: string) => {
+    const lines = err.split('\n').filter((l) => l.trim() && !/^premise-lsp: (extracting|writing)/.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(path);
+    expect(err).not.toMatch(/^\s+at /m); // no stack
+  };
+
+  it('extract --out into a missing directory fails at once with one line naming the path', () => {
+    const out = join(tmp, 'missing', 'dir', 'x.jsonl');
+    const r = run(['extract', SAMPLE, '--out', out]);
+    expect(r.code).toBe(1);
+    oneLine(r.err, out);
+  });
+
+  it.skipIf(!existsSync('/proc/self'))('index --out under /proc fails at once with one line naming the path (no mkdir loop)', () => {
+    const r = run(['index', SAMPLE, '--out', '/proc/premise-lsp-x', '--no-dense']);
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(1);
+    oneLine(r.err, '/proc/premise-lsp-x');
+  });
+
+  it('index --out below a file fails at once naming the path', () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'x');
+    const r = run(['index', SAMPLE, '--out', join(file, 'idx'), '--no-dense']);
+    expect(r.code).toBe(1);
+    oneLine(r.err, join(file, 'idx'));
+  });
+});
+
+describe('files that are not read', () => {
+  const src = join(tmp, 'odd');
+  const hasMkfifo = spawnSync('mkfifo', ['--version']).status === 0;
+
+  beforeAll(() => {
+    mkdirSync(src, { recursive: true });
+    copyFileSync(join(SAMPLE, 'lean', 'Sample', 'Algebra.lean'), join(src, 'Algebra.lean'));
+    writeFileSync(join(src, 'Binary.lean'), 'theorem t : True := trivial\n\u0000\u0001');
+    writeFileSync(join(src, 'Huge.lean'), `-- ${'x'.repeat(4 * 1024 * 1024 + 16)}\ntheorem t : True := trivial\n`);
+    if (hasMkfifo) spawnSync('mkfifo', [join(src, 'Pipe.lean'), join(src, 'Pipe.thy')]);
+  });
+
+  it.skipIf(!hasMkfifo)('index skips FIFOs named .lean/.thy without hanging, and counts every skipped file', () => {
+    const r = run(['index', src, '--out', join(tmp, 'odd-idx'), '--no-dense', '--verbose']);
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/indexed 1 files: \d+ declarations, 4 files skipped/);
+    expect(r.err).toMatch(/Pipe\.lean: skipped, not a regular file/);
+    expect(r.err).toMatch(/Pipe\.thy: skipped, not a regular file/);
+    expect(r.err).toMatch(/Binary\.lean: skipped, binary content/);
+    expect(r.err).toMatch(/Huge\.lean: skipped, larger than 4 MiB/);
+  });
+
+  it.skipIf(!hasMkfifo)('extract skips a FIFO given by name', () => {
+    const r = run(['extract', join(src, 'Pipe.lean'), join(src, 'Algebra.lean')]);
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/from 1 files \(1 files skipped/);
+  });
+});
