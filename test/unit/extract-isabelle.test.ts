@@ -314,3 +314,34 @@ describe('extractIsabelle: name clashes', () => {
     expect(r.warnings).toEqual([]);
   });
 });
+
+describe('extractIsabelle: unterminated text', () => {
+  const src = [
+    'theory Cart imports Main begin',
+    '',
+    'lemma first: "P \\<Longrightarrow> P"',
+    '  using ‹P› by simp',
+    '',
+    'lemma broken: ‹x = (x::nat)',
+    '  by simp',
+    '',
+    'lemma second: "y + 0 = (y::nat)"',
+    '  by simp',
+    '',
+    'definition third :: nat where "third = 3"',
+    '',
+    'end',
+    '',
+  ].join('\n');
+
+  it('an unterminated cartouche ends at the next theory-level command, with a warning', () => {
+    const r = extractIsabelle(src, 'Cart.thy', 'Cart');
+    const names = r.decls.map((d) => d.name);
+    expect(names).toEqual(expect.arrayContaining(['Cart.first', 'Cart.second', 'Cart.third']));
+    expect(get(r, 'Cart.second').goal).toBe('y + 0 = (y::nat)');
+    for (const d of r.decls) if (d.name !== 'Cart.second') expect(d.statement).not.toContain('second');
+    const w = r.warnings.find((x) => x.includes('unterminated cartouche'));
+    expect(w).toMatch(/line 6\b.*resumed at `lemma` on line 9/);
+  });
+
+});

@@ -396,3 +396,44 @@ describe('to_additive name dictionary', () => {
     expect(translateName(from)).toBe(to);
   });
 });
+
+describe('extractLean: several commands on one line', () => {
+  const ex = (src: string): FileExtraction => extractLean(src, 'One.lean', 'One');
+
+  it('a 3 MB file on a single line yields every declaration', () => {
+    const decls: string[] = [];
+    for (let i = 0, bytes = 0; bytes < 3_000_000; i++) {
+      decls.push(`theorem thm_${i} (n : Nat) : n + ${i} = ${i} + n := by omega`);
+      bytes += decls[i]!.length + 1;
+    }
+    const res = ex(decls.join(' '));
+    expect(res.decls).toHaveLength(decls.length);
+    const last = res.decls[res.decls.length - 1]!;
+    expect(last.name).toBe(`thm_${decls.length - 1}`);
+    expect(last.goal).toBe(`n + ${decls.length - 1} = ${decls.length - 1} + n`);
+    expect(last.range.start).toEqual({ line: 0, character: decls.join(' ').lastIndexOf('theorem') });
+  });
+
+  it('keeps attributes, modifiers, namespaces and docstrings with their declaration on the same line', () => {
+    const src = 'namespace A theorem a : True := trivial @[simp] private theorem b : 1 = 1 := rfl /-- doc of c -/ def c : Nat := 1 end A theorem d : 2 = 2 := rfl';
+    const res = ex(src);
+    expect(res.decls.map((d) => d.name)).toEqual(['A.a', 'A.b', 'A.c', 'd']);
+    expect(byName(res, 'A.b').attrs).toContain('simp');
+    expect(byName(res, 'A.b').statement).toBe('theorem b : 1 = 1');
+    expect(byName(res, 'A.c').doc).toBe('doc of c');
+    expect(res.warnings).toEqual([]);
+  });
+
+  it('a keyword that continues its command does not split it', () => {
+    const src = [
+      'class inductive Foo : Prop | intro',
+      'attribute [local instance] Foo.intro',
+      'open Nat in theorem e : True := trivial',
+      'deriving instance Repr for Foo',
+    ].join('\n');
+    const res = ex(src);
+    expect(res.decls.map((d) => d.name)).toEqual(expect.arrayContaining(['Foo', 'e']));
+    expect(res.decls.map((d) => d.name)).not.toContain('intro');
+    expect(res.warnings).toEqual([]);
+  });
+});

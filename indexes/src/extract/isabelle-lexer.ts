@@ -2,9 +2,12 @@
  * A small, linear-time lexer for Isabelle outer syntax. It only needs to be good
  * enough to split a theory into commands and find names: inner syntax (terms in
  * "…" or ‹…›) stays one opaque token. Comments and `--`/`\<comment>` remarks are
- * dropped. Never throws; unterminated constructs run to end of input and are
- * reported as warnings.
+ * dropped. Never throws; an unterminated cartouche or string ends before the next
+ * line that starts with a theory-level command (`lemma`, `definition`, `end`, …),
+ * so that one typo does not swallow the rest of the theory; other unterminated
+ * constructs run to end of input. Both are reported as warnings.
  */
+import { DOC_COMMANDS, THEORY_COMMANDS } from './isabelle-keywords.js';
 
 export type TokKind =
   | 'ident' // names, long names `A.b`, keywords
@@ -126,6 +129,30 @@ export function lexIsabelle(src: string): LexResult {
     return n;
   };
 
+  /**
+   * Where lexing resumes after a text token opened at p runs to the end of input: the
+   * start of the next line whose first word is a theory-level command, else the end.
+   */
+  const recover = (p: number, what: string): number => {
+    const line = /\n[ \t]*([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_'.])/g;
+    line.lastIndex = p;
+    for (let m = line.exec(src); m; m = line.exec(src)) {
+      const word = m[1]!;
+      if (THEORY_COMMANDS.has(word) || DOC_COMMANDS.has(word)) {
+        const at = m.index + 1;
+        warnings.push(`unterminated ${what} at offset ${p} (line ${lineOf(p)}); resumed at \`${word}\` on line ${lineOf(at)}`);
+        return at;
+      }
+    }
+    warnings.push(`unterminated ${what} at offset ${p}`);
+    return n;
+  };
+  const lineOf = (p: number): number => {
+    let line = 1;
+    for (let q = src.indexOf('\n'); q >= 0 && q < p; q = src.indexOf('\n', q + 1)) line++;
+    return line;
+  };
+
   const skipQuoted = (p: number, quote: number, what: string): number => {
     let q = p + 1;
     while (q < n) {
@@ -137,6 +164,7 @@ export function lexIsabelle(src: string): LexResult {
       if (c === quote) return q + 1;
       q++;
     }
+    if (quote === 34) return recover(p, what);
     warnings.push(`unterminated ${what} at offset ${p}`);
     return n;
   };
@@ -163,8 +191,7 @@ export function lexIsabelle(src: string): LexResult {
         if (depth === 0) return q;
       } else q++;
     }
-    warnings.push(`unterminated cartouche at offset ${p}`);
-    return n;
+    return recover(p, 'cartouche');
   };
 
   const isCartoucheOpen = (p: number): boolean =>

@@ -44,6 +44,15 @@ const ANY_COL = new Set([
   'namespace', 'section', 'end', 'mutual', 'variable', 'universe',
 ]);
 
+/** Declaration and scope keywords that start a command even in the middle of a line. */
+const MID_LINE = new Set([
+  'theorem', 'lemma', 'def', 'abbrev', 'instance', 'structure', 'class', 'inductive', 'axiom', 'opaque', 'example',
+  'namespace', 'section', 'end',
+]);
+
+/** Words after which a declaration keyword continues the command (`class inductive`, `open Foo in def`). */
+const CONTINUES = new Set(['in', 'class', 'deriving', 'where', 'with', 'extends', 'attribute', 'for']);
+
 /** Words that start a command at column 0. */
 const COL0 = new Set([
   ...ANY_COL, ...MODIFIERS, 'irreducible_def', 'universes', 'open', 'set_option', 'attribute', 'include', 'omit',
@@ -168,6 +177,37 @@ class Extractor {
     }
   }
 
+  /**
+   * Where a command starting mid-line (`… := rfl @[simp] theorem b …`: several
+   * declarations on one line, e.g. a generated file on a single line) begins: the
+   * keyword at `i`, or the docstring, attributes and modifiers just before it; -1
+   * when the keyword continues the command before it (`class inductive`,
+   * `deriving instance`, `open X in def`, `attribute [local instance]`, quotations).
+   */
+  private midLineStart(i: number): number {
+    const toks = this.toks;
+    let j = i;
+    while (j > 0) {
+      const p = toks[j - 1];
+      if (p.k === T.Doc || (p.k === T.Id && MODIFIERS.has(p.v))) j--;
+      else if (p.k === T.Close) {
+        let depth = 0;
+        let k = j - 1;
+        for (; k >= 0; k--) {
+          if (toks[k].k === T.Close) depth++;
+          else if (toks[k].k === T.Open || toks[k].k === T.Attr) depth--;
+          if (depth === 0) break;
+        }
+        if (k < 0 || toks[k].k !== T.Attr) break;
+        j = k;
+      } else break;
+    }
+    if (j === 0 || toks[j].nl) return j;
+    const p = toks[j - 1];
+    const endsTerm = p.k === T.Num || p.k === T.Str || p.k === T.Char || p.k === T.Close || p.k === T.Proj || (p.k === T.Id && !CONTINUES.has(p.v));
+    return endsTerm ? j : -1;
+  }
+
   /** Token indices where commands start; modifiers/attributes stay with their declaration. */
   private commandStarts(): number[] {
     const toks = this.toks;
@@ -177,8 +217,13 @@ class Extractor {
     let inMutual = false;
     for (let i = 0; i < toks.length; i++) {
       const t = toks[i];
-      if (this.isStart(i, inMutual) && !modsOnly) {
-        starts.push(i);
+      let start = this.isStart(i, inMutual) && !modsOnly ? i : -1;
+      if (start < 0 && !t.nl && t.k === T.Id && MID_LINE.has(t.v) && !modsOnly && attrDepth === 0) {
+        const j = this.midLineStart(i);
+        if (j > (starts[starts.length - 1] ?? -1)) start = j;
+      }
+      if (start >= 0) {
+        starts.push(start);
         modsOnly = true;
         attrDepth = 0;
         if (t.k === T.Id && t.v === 'mutual') inMutual = true;
