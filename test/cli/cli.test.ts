@@ -3,7 +3,7 @@
  * exit-status contract (0 ok, 2 usage, 1 other errors with the reason on stderr).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,20 @@ describe('exit status and errors', () => {
     const r = run(['query', '--index', index, 'x']);
     expect(r.code).toBe(1);
     expect(r.err).toContain(join(index, 'premises.bin'));
+  });
+
+  it('never prints a premise from a premises.bin flipped in the middle: exits 1 naming the file', () => {
+    const index = join(tmp, 'flipped');
+    expect(run(['index', SAMPLE, '--out', index, '--no-dense']).code).toBe(0);
+    const file = join(index, 'premises.bin');
+    const buf = readFileSync(file);
+    const at = buf.indexOf('length_append', buf.length >> 1); // inside a stored statement
+    buf[at >= 0 ? at : buf.length >> 1] ^= 0x01;
+    writeFileSync(file, buf);
+    const r = run(['query', '--index', index, '--k', '50', 'l₁ l₂ : List α\n⊢ (l₁ ++ l₂).length = l₁.length + l₂.length']);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(`${file}: checksum mismatch`);
+    expect(r.code).toBe(1);
   });
 
   it('exits 1 when the index directory does not exist', () => {

@@ -6,6 +6,7 @@ import { proofGraph, toInfos } from '../../indexes/src/graph.js';
 import { Bm25Index } from '../../indexes/src/sparse/bm25.js';
 import { terms } from '../../indexes/src/sparse/terms.js';
 import { sparseText } from '../../indexes/src/premise-text.js';
+import { Container, IndexFileError } from '../../indexes/src/store/container.js';
 import { readIndexDir, writeIndexDir } from '../../indexes/src/store/index-dir.js';
 import { RECORDS } from './engine-helpers.js';
 
@@ -69,7 +70,56 @@ describe('index directory', () => {
     const buf = readFileSync(path);
     buf.write('GARBAGE!', 0, 'latin1');
     writeFileSync(path, buf);
-    expect(() => readIndexDir(dir)).toThrow(/premises\.bin.*magic/);
+    expect(() => readIndexDir(dir)).toThrow(/premises\.bin.*checksum/);
+    expect(() => Container.read(path)).toThrow(/premises\.bin.*magic/); // the structure is checked too
+  });
+
+  it.each(['premises.bin', 'sparse.bin', 'dense.bin', 'dense.usearch'])('a byte flipped in the middle of %s fails the load, naming the file', async (name) => {
+    const dir = await build(`flip-${name}`);
+    const path = join(dir, name);
+    const buf = readFileSync(path);
+    buf[buf.length >> 1] ^= 0x01;
+    writeFileSync(path, buf);
+    let err: unknown;
+    try {
+      readIndexDir(dir);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(IndexFileError);
+    expect((err as IndexFileError).file).toBe(path);
+    expect((err as Error).message).toMatch(/checksum mismatch/);
+  });
+
+  it('every structural fault of a container is an IndexFileError naming the file', () => {
+    const file = join(root, 'odd-header.bin');
+    const container = (header: unknown, data = 8) => {
+      const json = Buffer.from(JSON.stringify(header));
+      const prefix = Buffer.alloc(16);
+      prefix.write('PLSPBIN1', 0, 'latin1');
+      prefix.writeUInt32LE(json.length, 8);
+      const pad = Buffer.alloc(((16 + json.length + 7) & ~7) - 16 - json.length);
+      writeFileSync(file, Buffer.concat([prefix, json, pad, Buffer.alloc(data)]));
+    };
+    const bad: unknown[] = [
+      { sections: [{ name: 'a', dtype: 'u8', offset: 0, bytes: '8' }], dataBytes: 8 },
+      { sections: [{ name: 'a', dtype: 'u8', offset: '0', bytes: 8 }], dataBytes: 8 },
+      { sections: [{ name: 'a', dtype: 'u64', offset: 0, bytes: 8 }], dataBytes: 8 },
+      { sections: [null], dataBytes: 8 },
+      { sections: [], dataBytes: '8' },
+      null,
+    ];
+    for (const h of bad) {
+      container(h);
+      expect(() => Container.read(file), JSON.stringify(h)).toThrow(IndexFileError);
+      expect(() => Container.read(file)).toThrow(file);
+    }
+  });
+
+  it('a manifest that is not an object is named', async () => {
+    const dir = await build('null-manifest');
+    writeFileSync(join(dir, 'manifest.json'), 'null');
+    expect(() => readIndexDir(dir)).toThrow(/manifest\.json.*not a premise-lsp index manifest/);
   });
 
   it('explains a missing or unreadable manifest', async () => {

@@ -203,6 +203,8 @@ class Extractor {
       } else break;
     }
     if (j === 0 || toks[j].nl) return j;
+    // after an antiquotation (`$mods:declModifiers theorem …` in a syntax quotation)
+    for (let k = Math.max(0, j - 4); k < j; k++) if (toks[k].k === T.Op && toks[k].v.startsWith('$')) return -1;
     const p = toks[j - 1];
     const endsTerm = p.k === T.Num || p.k === T.Str || p.k === T.Char || p.k === T.Close || p.k === T.Proj || (p.k === T.Id && !CONTINUES.has(p.v));
     return endsTerm ? j : -1;
@@ -215,10 +217,11 @@ class Extractor {
     let modsOnly = false;
     let attrDepth = 0;
     let inMutual = false;
+    let depth = 0; // brackets open since the last command start (syntax quotations `(…) hold commands)
     for (let i = 0; i < toks.length; i++) {
       const t = toks[i];
       let start = this.isStart(i, inMutual) && !modsOnly ? i : -1;
-      if (start < 0 && !t.nl && t.k === T.Id && MID_LINE.has(t.v) && !modsOnly && attrDepth === 0) {
+      if (start < 0 && !t.nl && t.k === T.Id && MID_LINE.has(t.v) && !modsOnly && depth === 0) {
         const j = this.midLineStart(i);
         if (j > (starts[starts.length - 1] ?? -1)) start = j;
       }
@@ -226,9 +229,13 @@ class Extractor {
         starts.push(start);
         modsOnly = true;
         attrDepth = 0;
+        depth = 0;
+        for (let k = start; k < i; k++) depth += toks[k].k === T.Open || toks[k].k === T.Attr ? 1 : toks[k].k === T.Close ? -1 : 0;
         if (t.k === T.Id && t.v === 'mutual') inMutual = true;
         else if (t.k === T.Id && t.v === 'end') inMutual = false;
       }
+      if (t.k === T.Open || t.k === T.Attr) depth++;
+      else if (t.k === T.Close && depth > 0) depth--;
       if (attrDepth > 0) {
         if (t.k === T.Open || t.k === T.Attr) attrDepth++;
         else if (t.k === T.Close) attrDepth--;

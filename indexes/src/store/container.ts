@@ -6,6 +6,7 @@
  * error naming the file instead of producing garbage.
  */
 import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 
 const MAGIC = 'PLSPBIN1';
 
@@ -63,6 +64,42 @@ export function writeContainer(file: string, sections: Record<string, SectionDat
   renameSync(tmp, file);
 }
 
+/** What the manifest says a file must be: its size and CRC-32. */
+export interface Expected {
+  bytes: number;
+  crc32: number;
+}
+
+const DTYPES = new Set<Dtype>(['u8', 'i8', 'u32', 'f32', 'utf8']);
+const CHUNK = 16 * 1024 * 1024;
+
+/** CRC-32 of a whole file, read in chunks (no whole-file buffer). */
+export function fileCrc32(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    throw new IndexFileError(file, (e as Error).message);
+  }
+  try {
+    return crcOfFd(fd, fstatSync(fd).size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function crcOfFd(fd: number, size: number): number {
+  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size)));
+  let crc = 0;
+  for (let at = 0; at < size; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, size - at), at);
+    if (n === 0) break;
+    crc = crc32(buf.subarray(0, n), crc);
+    at += n;
+  }
+  return crc;
+}
+
 export class Container {
   private constructor(
     readonly file: string,
@@ -75,8 +112,10 @@ export class Container {
   /**
    * Reads the header and every section except those named in `lazy`, which stay
    * on disk and are read by range on demand (`range`), keeping memory small.
+   * With `expected`, the file's size and CRC-32 are checked first (a file without
+   * lazy sections is read once, checksummed, and its sections are views of it).
    */
-  static read(file: string, lazy: string[] = []): Container {
+  static read(file: string, lazy: string[] = [], expected?: Expected): Container {
     let fd: number;
     try {
       fd = openSync(file, 'r');
@@ -84,16 +123,30 @@ export class Container {
       throw new IndexFileError(file, (e as Error).message);
     }
     try {
-      return Container.parse(file, fd, new Set(lazy));
+      return Container.parse(file, fd, new Set(lazy), expected);
     } catch (e) {
       closeSync(fd);
-      throw e;
+      if (e instanceof IndexFileError) throw e;
+      throw new IndexFileError(file, (e as Error)?.message ?? String(e));
     }
   }
 
-  private static parse(file: string, fd: number, lazy: Set<string>): Container {
+  private static parse(file: string, fd: number, lazy: Set<string>, expected?: Expected): Container {
     const size = fstatSync(fd).size;
-    const prefix = readAt(fd, 0, Math.min(16, size));
+    let whole: Buffer | undefined;
+    if (expected) {
+      if (size !== expected.bytes) throw new IndexFileError(file, `size ${size} bytes, manifest says ${expected.bytes} (truncated or replaced)`);
+      let crc: number;
+      if (lazy.size) crc = crcOfFd(fd, size);
+      else {
+        whole = readAt(fd, 0, size);
+        if (whole.length !== size) throw new IndexFileError(file, `read ${whole.length} of ${size} bytes`);
+        crc = crc32(whole);
+      }
+      if (crc !== expected.crc32) throw new IndexFileError(file, 'checksum mismatch (the file is corrupt; rebuild the index)');
+    }
+    const at = (position: number, bytes: number): Buffer => (whole ? whole.subarray(position, position + bytes) : readAt(fd, position, bytes));
+    const prefix = at(0, Math.min(16, size));
     if (size < 16 || prefix.toString('latin1', 0, 8) !== MAGIC) {
       throw new IndexFileError(file, 'not a premise-lsp index file (bad magic number)');
     }
@@ -101,22 +154,26 @@ export class Container {
     if (16 + headerLen > size) throw new IndexFileError(file, 'truncated header');
     let header: { sections: SectionHeader[]; dataBytes: number };
     try {
-      header = JSON.parse(readAt(fd, 16, headerLen).toString('utf8'));
+      header = JSON.parse(at(16, headerLen).toString('utf8'));
     } catch {
       throw new IndexFileError(file, 'unreadable header');
     }
     const dataStart = align8(16 + headerLen);
-    if (!Array.isArray(header.sections) || dataStart + header.dataBytes !== size) {
-      throw new IndexFileError(file, `expected ${dataStart + (header.dataBytes ?? 0)} bytes, found ${size} (truncated or extended)`);
+    if (!header || !Array.isArray(header.sections) || !Number.isSafeInteger(header.dataBytes) || dataStart + header.dataBytes !== size) {
+      throw new IndexFileError(file, `expected ${dataStart + (Number(header?.dataBytes) || 0)} bytes, found ${size} (truncated or extended)`);
     }
     const sections = new Map<string, SectionHeader>();
     const loaded = new Map<string, Buffer>();
     for (const s of header.sections) {
+      if (!s || typeof s.name !== 'string' || !DTYPES.has(s.dtype)) throw new IndexFileError(file, 'bad section header');
+      if (!Number.isSafeInteger(s.offset) || !Number.isSafeInteger(s.bytes) || s.bytes < 0) {
+        throw new IndexFileError(file, `section ${s.name} has a bad offset or size`);
+      }
       if (s.offset < 0 || s.offset + s.bytes > header.dataBytes || s.offset % 8 !== 0) {
         throw new IndexFileError(file, `section ${s.name} lies outside the file`);
       }
       sections.set(s.name, s);
-      if (!lazy.has(s.name)) loaded.set(s.name, readAt(fd, dataStart + s.offset, s.bytes));
+      if (!lazy.has(s.name)) loaded.set(s.name, at(dataStart + s.offset, s.bytes));
     }
     if (!lazy.size) closeSync(fd);
     return new Container(file, lazy.size ? fd : -1, dataStart, sections, loaded);

@@ -5,16 +5,15 @@
  *   sparse.bin      BM25 postings (see ../sparse/bm25.ts)
  *   dense.bin       int8 premise vectors + per-row scales (exact rescoring)
  *   dense.usearch   usearch HNSW graph over the same vectors (candidate search)
- * Every file is checked against the manifest before use, so a corrupt or
- * truncated index fails with an error naming the file rather than crashing the
- * native usearch loader.
+ * Every file's size and CRC-32 are checked against the manifest before use, so a
+ * corrupt or truncated index fails with an error naming the file rather than
+ * showing corrupted premises or crashing the native usearch loader.
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { ProofGraph } from '../graph.js';
 import { Bm25Index } from '../sparse/bm25.js';
-import { Container, IndexFileError, writeContainer } from './container.js';
+import { Container, fileCrc32, IndexFileError, writeContainer, type Expected } from './container.js';
 import { encodePremises, PremiseTable, type PremiseInfo } from './premises.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
@@ -61,9 +60,7 @@ export interface IndexContent {
   stats: Record<string, number>;
 }
 
-function fileCrc(path: string): number {
-  return crc32(readFileSync(path));
-}
+const fileCrc = (path: string): number => fileCrc32(path);
 
 export async function writeIndexDir(
   dir: string,
@@ -114,44 +111,67 @@ export function readManifest(dir: string): Manifest {
   } catch (e) {
     throw new IndexFileError(path, `not valid JSON (${(e as Error).message})`);
   }
-  if (m.format !== FORMAT) throw new IndexFileError(path, `not a premise-lsp index manifest`);
+  if (!m || typeof m !== 'object' || m.format !== FORMAT) throw new IndexFileError(path, `not a premise-lsp index manifest`);
   if (m.version !== VERSION) throw new IndexFileError(path, `index format version ${m.version}, this build reads ${VERSION}; rebuild the index`);
   return m;
 }
 
-function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): string {
+/** The manifest's entry for a file, and its path; the file must exist. */
+function listed(dir: string, m: Manifest, name: string): { path: string; expected: Expected } {
   const path = join(dir, name);
-  const want = m.files[name];
-  if (!want) throw new IndexFileError(path, 'not listed in manifest.json');
+  const want = m.files?.[name];
+  if (!want || !Number.isSafeInteger(want.bytes) || !Number.isSafeInteger(want.crc32)) throw new IndexFileError(path, 'not listed in manifest.json');
   if (!existsSync(path)) throw new IndexFileError(path, 'missing');
-  const bytes = statSync(path).size;
-  if (bytes !== want.bytes) throw new IndexFileError(path, `size ${bytes} bytes, manifest says ${want.bytes} (truncated or replaced)`);
-  if (withCrc && fileCrc(path) !== want.crc32) throw new IndexFileError(path, 'checksum mismatch');
-  return path;
+  return { path, expected: want };
 }
 
+/** Runs a file's reader; whatever fails in it is an IndexFileError naming that file. */
+function reading<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof IndexFileError) throw e;
+    throw new IndexFileError(path, (e as Error)?.message ?? String(e));
+  }
+}
+
+/**
+ * Opens an index directory. Every file's size and CRC-32 are checked against the
+ * manifest before its content is used, and every structural fault is an
+ * IndexFileError naming the file.
+ */
 export function readIndexDir(dir: string): IndexParts {
   const manifest = readManifest(dir);
-  const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
-  const sc = Container.read(checkFile(dir, manifest, 'sparse.bin', false));
-  const vocab = new StringTable({ blob: sc.u8('vocabBlob'), offsets: sc.u32('vocabOffsets'), order: sc.u32('vocabOrder') });
-  const offsets = sc.u32('offsets');
-  const docs = sc.u32('docs');
-  const weights = sc.f32('weights');
-  const bad = vocab.check();
-  if (bad) throw new IndexFileError(sc.file, bad);
-  if (offsets.length !== vocab.size + 1 || docs.length !== weights.length || offsets[vocab.size] !== docs.length) {
-    throw new IndexFileError(sc.file, 'postings tables disagree');
-  }
-  for (let i = 0; i < docs.length; i++) {
-    if (docs[i]! >= premises.size) throw new IndexFileError(sc.file, `posting refers to premise #${docs[i]} of ${premises.size}`);
-  }
-  const sparse = new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
+  const pf = listed(dir, manifest, 'premises.bin');
+  const premises = reading(pf.path, () => PremiseTable.open(pf.path, pf.expected));
+  const sf = listed(dir, manifest, 'sparse.bin');
+  const sparse = reading(sf.path, () => {
+    const sc = Container.read(sf.path, [], sf.expected);
+    const vocab = new StringTable({ blob: sc.u8('vocabBlob'), offsets: sc.u32('vocabOffsets'), order: sc.u32('vocabOrder') });
+    const offsets = sc.u32('offsets');
+    const docs = sc.u32('docs');
+    const weights = sc.f32('weights');
+    const bad = vocab.check();
+    if (bad) throw new IndexFileError(sc.file, bad);
+    if (offsets.length !== vocab.size + 1 || docs.length !== weights.length || offsets[vocab.size] !== docs.length) {
+      throw new IndexFileError(sc.file, 'postings tables disagree');
+    }
+    for (let i = 0; i < docs.length; i++) {
+      if (docs[i]! >= premises.size) throw new IndexFileError(sc.file, `posting refers to premise #${docs[i]} of ${premises.size}`);
+    }
+    return new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
+  });
   let dense: DenseStore | undefined;
   if (manifest.encoder) {
-    const dc = Container.read(checkFile(dir, manifest, 'dense.bin', false));
-    const ann = checkFile(dir, manifest, 'dense.usearch', true);
-    dense = AnnDenseStore.open(dc, ann, manifest.encoder.dim, premises.size);
+    const df = listed(dir, manifest, 'dense.bin');
+    const dc = reading(df.path, () => Container.read(df.path, [], df.expected));
+    const af = listed(dir, manifest, 'dense.usearch');
+    reading(af.path, () => {
+      const bytes = statSync(af.path).size;
+      if (bytes !== af.expected.bytes) throw new IndexFileError(af.path, `size ${bytes} bytes, manifest says ${af.expected.bytes} (truncated or replaced)`);
+      if (fileCrc(af.path) !== af.expected.crc32) throw new IndexFileError(af.path, 'checksum mismatch (the file is corrupt; rebuild the index)');
+    });
+    dense = reading(df.path, () => AnnDenseStore.open(dc, af.path, manifest.encoder!.dim, premises.size));
   }
   return { dir, manifest, premises, sparse, dense };
 }

@@ -6,7 +6,7 @@
  */
 import type { Lang, PremiseRecord } from '../extract/record.js';
 import { checkGraph, type ProofGraph } from '../graph.js';
-import { Container, IndexFileError, type SectionData } from './container.js';
+import { Container, IndexFileError, type Expected, type SectionData } from './container.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 
 /** What an index keeps about each premise: a PremiseRecord without its proof refs, with their count in. */
@@ -79,8 +79,9 @@ export class PremiseTable {
     }
   }
 
-  static open(file: string): PremiseTable {
-    return new PremiseTable(Container.read(file, ['meta']));
+  /** Opens the sidecar; with `expected`, its size and CRC-32 are checked first. */
+  static open(file: string, expected?: Expected): PremiseTable {
+    return new PremiseTable(Container.read(file, ['meta'], expected));
   }
 
   get size(): number {

@@ -10,15 +10,15 @@ export async function extractCommand(argv: string[]): Promise<number> {
   sourcesOption('extract', positionals);
   // opened before the work, so that an unwritable path fails at once
   const file: WriteStream | undefined = values.out ? createWriteStream(values.out, { fd: openOutFile(values.out) }) : undefined;
+  let failed: Error | undefined;
+  file?.on('error', (e) => (failed ??= e));
   const progress = progressReporter();
   const corpus = extractCorpus(positionals, progress.update);
   progress.stop();
   const out = file ?? process.stdout;
-  let failed: Error | undefined;
-  file?.on('error', (e) => (failed ??= e));
   for (const r of corpus.records) {
     if (failed) break;
-    if (!out.write(JSON.stringify(r) + '\n')) await new Promise<void>((res) => { out.once('drain', res); file?.once('error', () => res()); });
+    if (!out.write(JSON.stringify(r) + '\n')) await drained(out, file);
   }
   if (file) await new Promise<void>((res) => file.end(() => res()));
   if (failed) throw new Error(`cannot write ${values.out}: ${failed.message}`);
@@ -27,4 +27,17 @@ export async function extractCommand(argv: string[]): Promise<number> {
       `(${corpus.skippedFiles} files skipped, ${corpus.warnings.length} warnings)\n`,
   );
   return 0;
+}
+
+/** Resolves when `out` drains, or when the output file fails (the failure is reported by the caller). */
+function drained(out: NodeJS.WritableStream, file: WriteStream | undefined): Promise<void> {
+  return new Promise<void>((res) => {
+    const done = () => {
+      out.off('drain', done);
+      file?.off('error', done);
+      res();
+    };
+    out.once('drain', done);
+    file?.once('error', done);
+  });
 }
