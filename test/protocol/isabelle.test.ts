@@ -121,4 +121,12 @@ describe('Isabelle', () => {
     expect(h.result.contents.value.startsWith('```isabelle\nlemma add_0_right')).toBe(true);
     expect(h.result.contents.value).not.toContain('---');
   });
+
+  it('answers a code action for a document Isabelle does not know itself (Isabelle would never reply)', async () => {
+    const { e, prover } = await start();
+    const other = fixture('Demo.thy').uri.replace('Demo.thy', 'Unopened.thy');
+    const r = await e.request('textDocument/codeAction', { textDocument: { uri: other }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+    expect(r.result).toEqual([]);
+    expect(prover().some((x) => x.msg.method === 'textDocument/codeAction')).toBe(false);
+  });
 });
