@@ -29,26 +29,29 @@ import { annotationAbove, Docs, listen, notify, reply, replyError, request, word
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)
 let hung = false;
+let shutDown = false;
 let serverReqId = 0;
 const DECL = /^\S/;
 const TRY_THIS = '_private.Lean.Meta.Tactic.TryThis.0.Lean.Meta.Tactic.TryThis.tryThisProvider';
 
+// As the watchdog's mkLeanServerCapabilities has them (no `experimental` field).
 const CAPABILITIES = {
-  textDocumentSync: { openClose: true, change: 2, save: { includeText: true } },
+  textDocumentSync: { openClose: true, change: 2, willSave: false, willSaveWaitUntil: false, save: { includeText: true } },
   completionProvider: { triggerCharacters: ['.'], resolveProvider: true },
   hoverProvider: true,
-  definitionProvider: true,
   declarationProvider: true,
+  definitionProvider: true,
   typeDefinitionProvider: true,
   referencesProvider: true,
+  callHierarchyProvider: true,
+  renameProvider: { prepareProvider: true },
+  workspaceSymbolProvider: true,
   documentHighlightProvider: true,
   documentSymbolProvider: true,
-  workspaceSymbolProvider: true,
   foldingRangeProvider: true,
-  codeActionProvider: { resolveProvider: true },
-  inlayHintProvider: {},
   semanticTokensProvider: { legend: { tokenTypes: ['keyword', 'variable'], tokenModifiers: [] }, full: true, range: true },
-  experimental: { rpcProvider: { highlightMatchesProvider: {} } },
+  codeActionProvider: { resolveProvider: true, codeActionKinds: ['quickfix', 'refactor', 'source.organizeImports'] },
+  inlayHintProvider: { resolveProvider: false },
 };
 
 const pos = (line, character) => ({ line, character });
@@ -147,10 +150,10 @@ listen((msg) => {
         writeFileSync(process.env.FAKE_CRASH_ON_INIT_ONCE, 'crashed');
         process.exit(5);
       }
-      return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.2.0' } }));
+      return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.3.0' } }));
     case 'initialized':
       return request('register_lean_watcher', 'client/registerCapability', {
-        registrations: [{ id: 'register_lean_watcher', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers: [{ globPattern: '**/*.lean' }] } }],
+        registrations: [{ id: 'lean_watcher', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers: [{ globPattern: '**/*.lean' }, { globPattern: '**/*.ilean' }] } }],
       });
     case 'textDocument/didOpen':
       docs.open(params);
@@ -173,11 +176,13 @@ listen((msg) => {
       return;
     }
     case 'shutdown':
+      shutDown = true;
       return reply(id, null);
     case 'exit':
       return process.exit(0);
   }
   if (!isRequest) return; // other notifications are ignored
+  if (shutDown) return replyError(id, -32600, "Request received after 'shutdown' request.");
   switch (method) {
     case '$/lean/plainGoal': {
       if (!d) return replyError(id, -32602, `Cannot process request to closed file '${params.textDocument.uri}'`);
