@@ -106,7 +106,7 @@ listen((msg) => {
       const w = d && wordAt(d.text, params.position);
       const range = { start: pos(params.position.line, w ? w.start : params.position.character), end: params.position };
       return reply(id, [
-        { label: '⇒', detail: 'symbol \\<Rightarrow>', textEdit: { range, newText: '⇒' } },
+        { label: '⇒', kind: 24, detail: '\\<Rightarrow> (symbol)', textEdit: { range, newText: '⇒' } },
         { label: 'simp', kind: 14, detail: 'keyword', textEdit: { range, newText: 'simp' } },
       ]);
     }
