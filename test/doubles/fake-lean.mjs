@@ -15,7 +15,7 @@
 // Annotations in document text (on indented proof lines):
 //   -- goal: a b : ℕ\n⊢ a + b = b + a     (literal \n; `-- goals: G1 ||| G2` for several)
 //   -- nogoals                           (closed proof)
-//   -- termgoal: ℕ                       (plainGoal null, plainTermGoal answers)
+//   -- termgoal: ℕ                       (plainGoal null; plainTermGoal answers `⊢ ℕ`, hyps allowed: `h : p\n⊢ ℕ`)
 //   -- goal-delay-ms: 200                (delay plainGoal replies in this document)
 //   -- elab-ms: 100                      (elaboration time after each change)
 //   -- fatal                             (elaboration ends in a fatal error: progress kind 2, never [])
