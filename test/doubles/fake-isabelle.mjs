@@ -20,7 +20,7 @@
 import { annotationAbove, Docs, listen, notify, reply, request, wordAt, lineOf } from './rpc.mjs';
 
 const docs = new Docs();
-let lastOutput;
+let lastOutput = ''; // the panel starts empty: empty output at first is not sent (pretty_text_panel.scala)
 const htmlOutput = !process.argv.slice(2).some((a) => a === 'vscode_html_output=false');
 const DECL = /^(lemma|theorem|corollary|proposition|definition|fun|theory)\b/;
 
