@@ -14,6 +14,7 @@
 (require 'cl-lib)
 (unless (locate-library "eglot") (package-initialize))
 (add-to-list 'load-path (expand-file-name ".." (file-name-directory (or load-file-name buffer-file-name))))
+(require 'eglot)
 (require 'premise-lsp)
 
 (defvar premise-lsp-test--server
