@@ -54,7 +54,7 @@
             (file (expand-file-name (file-name-nondirectory premise-lsp-test--fixture) dir))
             (premise-lsp-command premise-lsp-test--server)
             (premise-lsp-upstream 'auto)
-            (premise-lsp-settings '(:codeActions (:max 2)))
+            (premise-lsp-settings '(:codeActions (:max 2) :liveIndex :json-false)) ; live index off: the fixture's own theorems would compete
             (eglot-sync-connect 10)
             (eglot-connect-timeout 15)
             (eglot-autoreconnect nil)
