@@ -121,6 +121,12 @@ describe.skipIf(skip !== undefined)('neovim client: the Neovim >= 0.11 path (vim
     expect(out.standalone_cmd).toEqual(['premise-lsp', 'serve', '--stdio']);
   });
 
+  it('lean.nvim in front: lean_cmd() for vim.lsp.config(\'leanls\') starts premise-lsp --lean ROOT; its client is found by the commands', () => {
+    expect(out.leanls_start).toMatchObject({ cmd: ['node', 'cli.js', 'serve', '--stdio', '--lean', '/proj/root'], cwd: '/proj/root' });
+    expect(out.leanls_is_premise).toBe(true);
+    expect(out.plain_leanls_is_premise).toBe(false);
+  });
+
   it('on attach: sets omnifunc when empty, enables vim.lsp.completion with autotrigger, calls the user on_attach', () => {
     expect(out.omnifunc_before).toBe('');
     expect(out.omnifunc_after).toBe('v:lua.vim.lsp.omnifunc');

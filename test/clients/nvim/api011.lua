@@ -67,7 +67,7 @@ local ok, err = xpcall(function()
   end)
   -- cmd(dispatchers, config): premise-lsp with --lean ROOT, started in ROOT
   cfg.cmd({ on_exit = function() end }, { root_dir = result.root_dir })
-  result.rpc_starts = rpc_starts
+  result.rpc_starts = vim.deepcopy(rpc_starts)
 
   -- on_attach(client, bufnr): omnifunc set when empty, vim.lsp.completion enabled, the user's on_attach called
   result.omnifunc_before = vim.bo[bufnr].omnifunc
@@ -80,6 +80,13 @@ local ok, err = xpcall(function()
   vim.api.nvim_buf_set_option(other, 'omnifunc', 'syntaxcomplete#Complete')
   cfg.on_attach({ id = 42, name = 'premise-lsp' }, other)
   result.user_omnifunc_kept = vim.api.nvim_buf_get_option(other, 'omnifunc')
+
+  -- lean.nvim in front: vim.lsp.config('leanls', { cmd = require('premise-lsp').lean_cmd({ 'node', 'cli.js', 'serve', '--stdio' }) })
+  pl.lean_cmd({ 'node', 'cli.js', 'serve', '--stdio' })({}, { root_dir = '/proj/root' })
+  result.leanls_start = rpc_starts[#rpc_starts]
+  -- :PremiseSearch/:PremiseInsert find lean.nvim's client when its server is premise-lsp
+  result.leanls_is_premise = pl.is_premise_client({ name = 'leanls', server_capabilities = { executeCommandProvider = { commands = { 'premise-lsp.search' } } } })
+  result.plain_leanls_is_premise = pl.is_premise_client({ name = 'leanls', server_capabilities = {} })
 
   -- with upstream = nil the command is a plain list (no root needed)
   pl.setup({ cmd = { 'premise-lsp', 'serve', '--stdio' }, completion = false })

@@ -64,20 +64,36 @@ local function find_root(bufnr)
   return dir
 end
 
---- The server command line for a project root.
-function M.command(root)
-  local cmd = vim.deepcopy(M.config.cmd)
+--- The server command line for a project root. `upstream` and `base` default
+--- to the configured `upstream` and `cmd`.
+function M.command(root, upstream, base)
+  local cmd = vim.deepcopy(base or M.config.cmd)
   if type(cmd) == 'string' then
     cmd = vim.split(cmd, '%s+', { trimempty = true })
   end
-  if M.config.upstream == 'lean' then
+  if upstream == nil then
+    upstream = M.config.upstream
+  end
+  if upstream == 'lean' then
     vim.list_extend(cmd, { '--lean', root })
-  elseif M.config.upstream == 'isabelle' then
+  elseif upstream == 'isabelle' then
     vim.list_extend(cmd, { '--isabelle' })
-  elseif M.config.upstream ~= nil then
-    error("premise-lsp: upstream must be 'lean', 'isabelle' or nil, got " .. tostring(M.config.upstream))
+  elseif upstream ~= nil and upstream ~= false then
+    error("premise-lsp: upstream must be 'lean', 'isabelle' or nil, got " .. tostring(upstream))
   end
   return cmd
+end
+
+--- A `cmd` function for vim.lsp.config (Neovim >= 0.11): premise-lsp with
+--- `--lean ROOT` (ROOT: the client's root_dir), started in ROOT, as lean.nvim's
+--- own `leanls` config starts `lake serve`. For lean.nvim:
+---   vim.lsp.config('leanls', { cmd = require('premise-lsp').lean_cmd() })
+--- `base`: the premise-lsp command (default: the configured `cmd`).
+function M.lean_cmd(base)
+  return function(dispatchers, config)
+    local root = (config and config.root_dir) or vim.fn.getcwd()
+    return vim.lsp.rpc.start(M.command(root, 'lean', base), dispatchers, { cwd = root, env = config and config.cmd_env })
+  end
 end
 
 --- The `premise-lsp` settings section sent to the server.
@@ -169,10 +185,7 @@ function M.lsp_config()
   if M.config.upstream == 'lean' then
     -- the command depends on the project root (--lean ROOT): a function, as
     -- lean.nvim's own `leanls` config does; the prover runs in the root
-    cfg.cmd = function(dispatchers, config)
-      local root = (config and config.root_dir) or vim.fn.getcwd()
-      return vim.lsp.rpc.start(M.command(root), dispatchers, { cwd = root, env = config and config.cmd_env })
-    end
+    cfg.cmd = M.lean_cmd()
   else
     cfg.cmd = M.command(nil)
   end
