@@ -61,12 +61,15 @@ workspace root) or `--isabelle' with `premise-lsp-isabelle-options'."
 
 (defcustom premise-lsp-lsp-isabelle-options '("vscode_pide_extensions" "editor_output_state")
   "Isabelle options premise-lsp needs to read proof states.
-Added as `-o OPTION' to a wrapped `isabelle vscode_server' command that lacks them."
+Added as `-o OPTION' to a wrapped `isabelle vscode_server' command
+that lacks them."
   :type '(repeat string)
   :group 'premise-lsp)
 
 (defconst premise-lsp-lsp-server-id 'premise-lsp
   "Server id of the add-on client.")
+
+(defvar premise-lsp-lsp-proxy-mode)
 
 (defvar premise-lsp-lsp--wrappers nil
   "Server ids of the wrapper clients registered so far.")
@@ -162,11 +165,13 @@ The copy has server id `premise-lsp+ID' and CLIENT's priority plus one."
   "Run premise-lsp in front of lean4-mode's and isabelle-emacs's lsp-mode servers.
 Wraps the clients of `premise-lsp-lsp-wrapped-clients' registered now and
 those registered later (isabelle-emacs registers `lsp-isar' only when it
-first starts).  Affects buffers whose server starts afterwards."
+first starts).  Affects buffers whose server starts afterwards.
+Turns `premise-lsp-lsp-add-on-mode' off (one premise-lsp per buffer)."
   :global t
   :group 'premise-lsp
   (if premise-lsp-lsp-proxy-mode
       (progn
+        (when (bound-and-true-p premise-lsp-lsp-add-on-mode) (premise-lsp-lsp-add-on-mode -1))
         (advice-add 'lsp-register-client :after #'premise-lsp-lsp--after-register)
         (pcase-dolist (`(,id . ,_) premise-lsp-lsp-wrapped-clients)
           (when-let ((client (gethash id lsp-clients)))
@@ -198,11 +203,14 @@ first starts).  Affects buffers whose server starts afterwards."
 
 ;;;###autoload
 (define-minor-mode premise-lsp-lsp-add-on-mode
-  "Run premise-lsp as an lsp-mode add-on server beside the prover's server."
+  "Run premise-lsp as an lsp-mode add-on server beside the prover's server.
+Turns `premise-lsp-lsp-proxy-mode' off (one premise-lsp per buffer)."
   :global t
   :group 'premise-lsp
   (if premise-lsp-lsp-add-on-mode
-      (lsp-register-client (premise-lsp-lsp--add-on-client))
+      (progn
+        (when premise-lsp-lsp-proxy-mode (premise-lsp-lsp-proxy-mode -1))
+        (lsp-register-client (premise-lsp-lsp--add-on-client)))
     (remhash premise-lsp-lsp-server-id lsp-clients)))
 
 ;;;; The lsp-mode backend of the commands
