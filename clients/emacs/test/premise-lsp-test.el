@@ -55,7 +55,10 @@
             (premise-lsp-command premise-lsp-test--server)
             (premise-lsp-upstream 'auto)
             (premise-lsp-settings '(:codeActions (:max 2) :liveIndex :json-false)) ; live index off: the fixture's own theorems would compete
-            (eglot-sync-connect 10)
+            ;; t, not a number: Eglot 1.9 waits a number of seconds with one
+            ;; accept-process-output, which returns at the first output of any
+            ;; process, so under load `eglot' returned before the handshake
+            (eglot-sync-connect t)
             (eglot-connect-timeout 15)
             (eglot-autoreconnect nil)
             (buf nil))
