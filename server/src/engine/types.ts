@@ -9,6 +9,13 @@ export type { PremiseInfo };
 
 export type Mode = 'bm25' | 'dense' | 'hybrid';
 
+/**
+ * The most characters of a query the engine reads (a pasted file is not a proof
+ * state); the rest is cut. Callers that hold long texts (the language server's
+ * goals and declarations) cut them here too, so every path reads the same amount.
+ */
+export const MAX_QUERY_CHARS = 20_000;
+
 /** How a query was read. */
 export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
 
