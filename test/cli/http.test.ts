@@ -77,6 +77,23 @@ describe('LeanHammer premise selection API', () => {
     expect(all.map((h) => h.name)).toContain('Sample.mul_comm');
   });
 
+  it("keeps a caller's new premises to its own request", async () => {
+    const state = '⊢ Eq (HMul.hMul a b) (HMul.hMul b a)';
+    const names = (body: unknown) => (body as { name: string }[]).map((h) => h.name);
+    const plain = { state, k: 10 }; // caller B, lean-lsp-mcp style: no local_premises, no new premises
+    const before = (await retrieve(plain)).body;
+    const mine = (i: number) => ({ state, k: 10, new_premises: [{ name: `Mine.mul_swap${i}`, decl: `theorem Mine.mul_swap${i} (a b : M) : Eq (HMul.hMul a b) (HMul.hMul b a)` }] });
+    expect(names((await retrieve(mine(0))).body)).toContain('Mine.mul_swap0');
+    expect((await retrieve(plain)).body).toEqual(before);
+    // callers A and B at once: B never sees A's premises, A sees only its own
+    const runs = await Promise.all(Array.from({ length: 24 }, (_, i) => retrieve(i % 2 ? plain : mine(i)).then((r) => ({ i, r }))));
+    for (const { i, r } of runs) {
+      expect(r.status).toBe(200);
+      if (i % 2) expect(r.body).toEqual(before);
+      else expect(names(r.body).filter((n) => n.startsWith('Mine.'))).toEqual([`Mine.mul_swap${i}`]);
+    }
+  });
+
   it('says what is wrong with a bad request, and keeps serving', async () => {
     expect(await retrieve('{not json')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not JSON/) } });
     expect(await retrieve({ k: 3 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/state is required/) } });

@@ -65,6 +65,14 @@ export interface SearchOptions {
    * bonus and join the candidates even when no retriever found them.
    */
   nearby?: string[];
+  /**
+   * Premises this search alone sees (e.g. an HTTP caller's new, unindexed
+   * declarations): searched with the index, replacing indexed premises of the
+   * same name for this search only, never stored. Their vectors are cached by
+   * their text in a byte-bounded LRU, so a cache hit gives the vector a fresh
+   * embedding would. Searches with `extra` are not result-cached.
+   */
+  extra?: PremiseRecord[];
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
