@@ -98,14 +98,30 @@ describe('per-search premises', () => {
     // many other batches: the cache stays within its bound, whatever comes through
     for (let j = 1; j < 30; j++) {
       await e.search(q, { k: 10, extra: batch(j) });
-      const use = e.extraCacheUse();
-      expect(use.bytes).toBeLessThanOrEqual(bound);
-      expect(use.entries).toBeGreaterThan(0);
+      const { vectors, segments } = e.extraCacheUse();
+      expect(vectors.bytes).toBeLessThanOrEqual(bound);
+      expect(vectors.entries).toBeGreaterThan(0);
+      expect(segments.bytes).toBeLessThanOrEqual(bound);
     }
     // batch 0 was evicted: embedded again, and the same answer as at first
     expect(await e.search(q, { k: 10, extra: batch(0) })).toEqual(first);
     expect(enc.embedded).toBeGreaterThan(embedded + 29 * 16);
     // and a fresh engine, its cache cold, gives the same answer too
     expect(await (await denseEngine(bound)).engine.search(q, { k: 10, extra: batch(0) })).toEqual(first);
+  });
+
+  it('reuse the segment of a list sent again, and the vectors of premises sent before', async () => {
+    const { enc, engine: e } = await denseEngine();
+    const list = [SUB, rec('My.add_zero', ['(a : α)'], 'a + 0 = a')];
+    const q = '⊢ x - x = 0';
+    const first = await e.search(q, { k: 5, extra: list });
+    const embedded = enc.embedded;
+    expect(await e.search(q, { k: 5, extra: list })).toEqual(first);
+    expect(enc.embedded).toBe(embedded);
+    expect(e.extraCacheUse().segments.entries).toBe(1);
+    // one premise more: only it is embedded (Γp and Gp)
+    await e.search(q, { k: 5, extra: [...list, rec('My.zero_add', ['(a : α)'], '0 + a = a')] });
+    expect(enc.embedded).toBe(embedded + 2);
+    expect(e.extraCacheUse().segments.entries).toBe(2);
   });
 });

@@ -5,6 +5,7 @@
  * optionally reranks, and caches recent query embeddings and results. It does no
  * I/O to editors or provers.
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';
 import { embedPremises } from '../../../indexes/src/embed.js';
@@ -33,7 +34,11 @@ const RERANK_TOP = 50;
  */
 const MAX_DF_RATIO = 0.25;
 const MAX_DF_MIN_CORPUS = 10_000;
-/** Default bound of the cache of per-search premises' vectors (`SearchOptions.extra`). */
+/**
+ * Default bound of each of the two caches of per-search premises (`SearchOptions.extra`):
+ * their vectors by text, and whole segments by the exact list (a prover sends the same
+ * list again and again while a file does not change).
+ */
 export const EXTRA_CACHE_BYTES = 32 * 1024 * 1024;
 
 const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
@@ -50,7 +55,7 @@ export interface EngineOptions {
   rerankByDefault?: boolean;
   weights?: StyleWeights;
   defaultMode?: Mode;
-  /** Most bytes (vectors + keys) the cache of per-search premises' vectors holds (default EXTRA_CACHE_BYTES). */
+  /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
   extraCacheBytes?: number;
 }
 
@@ -110,6 +115,8 @@ export class Engine implements PremiseSearch {
   private readonly overlayVecCache = new Map<string, { key: string; vec: Float32Array }>();
   /** Vectors of per-search premises by the texts embedded, bounded by bytes; content-keyed, so shared safely. */
   private readonly extraVecCache: LRUCache<string, Float32Array>;
+  /** Segments of per-search premises by a hash of the exact records (and whether dense), bounded by estimated bytes. */
+  private readonly extraSegCache: LRUCache<string, { seg: Segment; bytes: number }>;
   private listing?: string[];
   private modules?: string[];
 
@@ -118,10 +125,9 @@ export class Engine implements PremiseSearch {
     private readonly opts: EngineOptions = {},
   ) {
     this.base = base;
-    this.extraVecCache = new LRUCache({
-      maxSize: Math.max(1, opts.extraCacheBytes ?? EXTRA_CACHE_BYTES),
-      sizeCalculation: (vec, key) => vec.byteLength + 2 * key.length,
-    });
+    const maxSize = Math.max(1, opts.extraCacheBytes ?? EXTRA_CACHE_BYTES);
+    this.extraVecCache = new LRUCache({ maxSize, sizeCalculation: (vec, key) => vec.byteLength + 2 * key.length });
+    this.extraSegCache = new LRUCache({ maxSize, sizeCalculation: (v) => v.bytes });
     for (const s of base) for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
   }
 
@@ -151,11 +157,15 @@ export class Engine implements PremiseSearch {
     this.embedCache.clear();
     this.resultCache.clear();
     this.extraVecCache.clear();
+    this.extraSegCache.clear();
   }
 
-  /** Bytes held by the cache of per-search premises' vectors, and its entries. */
-  extraCacheUse(): { bytes: number; entries: number } {
-    return { bytes: this.extraVecCache.calculatedSize, entries: this.extraVecCache.size };
+  /** Bytes held by the caches of per-search premises (vectors, segments), and their entries. */
+  extraCacheUse(): { vectors: { bytes: number; entries: number }; segments: { bytes: number; entries: number } } {
+    return {
+      vectors: { bytes: this.extraVecCache.calculatedSize, entries: this.extraVecCache.size },
+      segments: { bytes: this.extraSegCache.calculatedSize, entries: this.extraSegCache.size },
+    };
   }
 
   lookup(name: string): PremiseInfo | undefined {
@@ -219,14 +229,26 @@ export class Engine implements PremiseSearch {
     return { segs: [...own, extra], shadowed };
   }
 
-  /** A segment of a search's own premises (the last of a name wins); vectors from the byte-bounded cache. */
+  /**
+   * A segment of a search's own premises (the last of a name wins), vectors from the
+   * byte-bounded cache. Segments are cached by the exact records: one built for the same
+   * list is the same segment, and searches only read it.
+   */
   private async extraSegment(records: PremiseRecord[], dense: boolean): Promise<Segment> {
+    const json = JSON.stringify([dense, records]);
+    const key = createHash('sha256').update(json).digest('base64');
+    const hit = this.extraSegCache.get(key);
+    if (hit) return hit.seg;
     const byName = new Map(records.map((r) => [r.name, r]));
     const recs = [...byName.values()];
     const infos = toInfos(recs).map((p) => ({ ...p, uses: p.uses + (this.lookupBaseUses(p.name) ?? 0) }));
     const enc = this.opts.encoder;
     const vectors = enc && dense ? await this.extraVectors(infos, enc) : undefined;
-    return Segment.fromInfos(infos, vectors, enc?.dim, recs.map((r) => r.refs.filter((n) => n !== r.name)));
+    const seg = Segment.fromInfos(infos, vectors, enc?.dim, recs.map((r) => r.refs.filter((n) => n !== r.name)));
+    // an estimate: the records' text as objects and postings (3 bytes per character of JSON), the per-premise arrays, the vectors
+    const bytes = 3 * json.length + 16 * recs.length + (vectors?.byteLength ?? 0);
+    this.extraSegCache.set(key, { seg, bytes });
+    return seg;
   }
 
   private async extraVectors(infos: PremiseInfo[], enc: Encoder): Promise<Float32Array> {

@@ -61,11 +61,12 @@ export function createApiServer(api: LeanHammerApi, log: (line: string) => void,
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(body));
     };
-    // the body is discarded as it comes (nothing held), then answered
+    // the body is discarded as it comes (nothing held), then answered; the connection is closed
+    // after the answer (with nothing left unread, so cleanly): a client reusing it raced the close
     const refuse = async (status: number, error: string, headers?: Record<string, string>) => {
       req.resume();
       await finished(req).catch(() => undefined);
-      send(status, { error }, headers);
+      send(status, { error }, { ...headers, connection: 'close' });
     };
     const tooLarge = () => refuse(413, `request body over ${limit} bytes (${(limit / 2 ** 20).toFixed(0)} MiB)`);
     if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge();
