@@ -7,10 +7,7 @@
 import { isabelleToUnicode } from '../../../indexes/src/extract/symbols.js';
 import { extractLean } from '../../../indexes/src/extract/lean.js';
 import { latexToUnicode, looksLikeLatex } from './latex.js';
-import type { ParsedQuery } from './types.js';
-
-/** Queries longer than this are cut (a pasted file is not a proof state). */
-export const MAX_QUERY_CHARS = 20_000;
+import { MAX_QUERY_CHARS, type ParsedQuery } from './types.js';
 
 function stripFences(text: string): string {
   return text.replace(/```(?:lean)?\n?/g, '').replace(/\r\n?/g, '\n');

@@ -9,6 +9,13 @@ export type { PremiseInfo };
 
 export type Mode = 'bm25' | 'dense' | 'hybrid';
 
+/**
+ * The most characters of a query the engine reads (a pasted file is not a proof
+ * state); the rest is cut. Callers that hold long texts (the language server's
+ * goals and declarations) cut them here too, so every path reads the same amount.
+ */
+export const MAX_QUERY_CHARS = 20_000;
+
 /** How a query was read. */
 export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
 
@@ -58,6 +65,14 @@ export interface SearchOptions {
    * bonus and join the candidates even when no retriever found them.
    */
   nearby?: string[];
+  /**
+   * Premises this search alone sees (e.g. an HTTP caller's new, unindexed
+   * declarations): searched with the index, replacing indexed premises of the
+   * same name for this search only, never stored. Their vectors are cached by
+   * their text in a byte-bounded LRU, so a cache hit gives the vector a fresh
+   * embedding would. Searches with `extra` are not result-cached.
+   */
+  extra?: PremiseRecord[];
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */

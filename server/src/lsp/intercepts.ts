@@ -128,11 +128,14 @@ export class Intercepts {
 
   private executeCommand(msg: RequestMessage): boolean {
     const p = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
-    if (!(Object.values(COMMANDS) as unknown[]).includes(p.command)) return false;
+    const ours = Object.values(COMMANDS) as unknown[];
+    // someone else's command goes to the upstream that advertises it; with none, it is named in the refusal
+    if (!ours.includes(p.command) && this.r.upstreamTakes(msg.method, msg.params)) return false;
     this.r.runLocal(msg.id, () => {
       if (p.command === COMMANDS.search) return searchCommand(this.s, p.arguments);
       if (p.command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);
-      throw new RpcError(ErrorCodes.MethodNotFound, `unknown command ${String(p.command)}`);
+      const why = this.r.link ? 'the upstream server does not advertise it' : 'no upstream server';
+      throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp: unknown command ${JSON.stringify(p.command)} (${why}; premise-lsp provides ${ours.join(', ')})`);
     });
     return true;
   }

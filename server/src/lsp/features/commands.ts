@@ -6,7 +6,8 @@
 import { ErrorCodes, RpcError } from '../../upstream/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { cursorContext } from '../text/context.js';
-import { langFor, MAX_QUERY_CHARS, type FeatureContext } from './context.js';
+import { MAX_QUERY_CHARS } from '../../engine/types.js';
+import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { inScope, queryAt, type Query } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
