@@ -17,13 +17,9 @@ import { proofGraph, toInfos } from './graph.js';
 import { Bm25Index } from './sparse/bm25.js';
 import { terms } from './sparse/terms.js';
 import { writeIndexDir, type Manifest } from './store/index-dir.js';
+import type { OnProgress } from './progress.js';
 
-export interface Progress {
-  phase: 'extract' | 'embed' | 'ann' | 'write';
-  done: number;
-  total: number;
-}
-export type OnProgress = (p: Progress) => void;
+export type { OnProgress, Progress } from './progress.js';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
