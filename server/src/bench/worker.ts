@@ -9,7 +9,6 @@ import { loadDataset, type DatasetName } from '../eval/datasets.js';
 import { runEval, type EvalMode } from '../eval/run.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
-import type { BenchConfig } from './main.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -29,6 +28,14 @@ function goals(shared: string): string[] {
     for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line).goal);
   }
   return out.filter(Boolean);
+}
+
+/** What every stage is told: the sources, the index dir, ../shared, whether to rebuild. */
+export interface BenchConfig {
+  sources: string[];
+  indexDir: string;
+  shared: string;
+  rebuild: boolean;
 }
 
 async function build(cfg: BenchConfig) {
