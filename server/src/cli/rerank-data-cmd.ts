@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { binderToHyp } from '../engine/query.js';
+import { binderToHyp } from '../../../indexes/src/extract/lean-signature.js';
 import { parseQuery } from '../engine/query.js';
 import { FEATURE_NAMES, features } from '../engine/rerank-features.js';
 import { packageRoot } from '../paths.js';
