@@ -110,6 +110,13 @@ export class Engine implements PremiseSearch {
   get hasReranker(): boolean {
     return !!this.opts.reranker;
   }
+  get hasDense(): boolean {
+    return !!this.opts.encoder;
+  }
+
+  async dispose(): Promise<void> {
+    await this.opts.encoder?.dispose();
+  }
 
   private get segments(): Segment[] {
     return this.overlay ? [...this.base, this.overlay] : this.base;

@@ -13,6 +13,12 @@ import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
 import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
+import type { OpenedEngine } from './types.js';
+
+// The engine's values for callers outside it (with types.ts, its whole public surface).
+export { DEFAULT_WEIGHTS } from './fusion.js';
+export { withNotation } from './notation.js';
+export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
@@ -27,10 +33,7 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   onWarning?: (message: string) => void;
 }
 
-export type OpenedEngine = Engine & {
-  /** Rerank when the caller does not say (true only if the loaded reranker's evaluation says so). */
-  readonly rerankByDefault: boolean;
-};
+export type { OpenedEngine };
 
 async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; byDefault: boolean }> {
   if (opts.reranker) return { reranker: opts.reranker, byDefault: false };

@@ -8,6 +8,7 @@
  */
 import { splitIdent } from '../../../indexes/src/sparse/terms.js';
 import type { RerankInput } from './rerank.js';
+import { parseQuery } from './query.js';
 import type { ParsedQuery } from './types.js';
 
 /** What the features read from a candidate (a first-stage `Candidate` or a search hit). */
@@ -496,4 +497,10 @@ export function featureMatrix(q: ParsedQuery, pool: readonly RerankCandidate[]):
   const out = new Float32Array(pool.length * FEATURE_COUNT);
   pool.forEach((c, i) => out.set(row(qc, pc, c, q.hyps.length), i * FEATURE_COUNT));
   return out;
+}
+
+/** The feature rows of a first-stage pool for a query text, one per candidate (`rerank-data` writes these for training). */
+export function featureRows(queryText: string, pool: readonly RerankCandidate[]): Float32Array[] {
+  const parsed = parseQuery(queryText);
+  return pool.map((c) => features(parsed, c, pool));
 }

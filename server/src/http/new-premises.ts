@@ -6,7 +6,7 @@
  */
 import { signatureDecl } from '../../../indexes/src/extract/lean-signature.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { withNotation } from '../engine/notation.js';
+import { withNotation } from '../engine/open.js';
 
 export const NEW_PREMISE_MODULE = '[new premise]';
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -115,4 +115,6 @@ export class FixtureEngine implements PremiseSearch {
     for (const n of names) this.byName.delete(n);
     this.recount();
   }
+
+  async dispose(): Promise<void> {}
 }
