@@ -19,6 +19,7 @@ import type { OpenedEngine } from './types.js';
 export { DEFAULT_WEIGHTS } from './fusion.js';
 export { withNotation } from './notation.js';
 export { FEATURE_NAMES, featureRows } from './rerank-features.js';
+export { FixtureEngine } from './fixture-engine.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import type { PremiseInfo, PremiseSearch, SearchHit, SearchOptions } from '../engine/types.js';
+import type { PremiseInfo, PremiseSearch, SearchHit, SearchOptions } from './types.js';
 
 const WORD = /[\p{L}\p{N}_']+|[^\s\p{L}\p{N}_'(){}\[\],:]/gu;
 
