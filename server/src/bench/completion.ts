@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { encodeFrame, FrameDecoder } from '../upstream/framing.js';
+import { encodeFrame, FrameDecoder } from '../jsonrpc/framing.js';
 import { packageRoot } from '../paths.js';
 
 interface Reply {

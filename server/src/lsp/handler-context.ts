@@ -4,7 +4,7 @@
  * router itself, so the handler table (`handlers.ts`) and the router
  * (`router.ts`) do not import each other.
  */
-import type { Id, RequestMessage, ResponseMessage } from '../upstream/messages.js';
+import type { Id, RequestMessage, ResponseMessage } from '../jsonrpc/messages.js';
 import type { EditorChannel } from './editor.js';
 import type { Session } from './session.js';
 

@@ -6,7 +6,7 @@
  * other result means it was dealt with. Methods not listed are forwarded
  * (notifications after the goal watcher has seen them).
  */
-import type { Id, NotificationMessage, RequestMessage } from '../upstream/messages.js';
+import type { Id, NotificationMessage, RequestMessage } from '../jsonrpc/messages.js';
 import type { HandlerContext } from './handler-context.js';
 import { Intercepts } from './intercepts.js';
 import type { Lifecycle } from './lifecycle.js';

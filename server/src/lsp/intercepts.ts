@@ -5,7 +5,7 @@
  * answers alone. `handlers.ts` maps the methods to these; a handler returning
  * false leaves the request to plain forwarding.
  */
-import { ErrorCodes, RpcError, success, type RequestMessage } from '../upstream/messages.js';
+import { ErrorCodes, RpcError, success, type RequestMessage } from '../jsonrpc/messages.js';
 import { COMMANDS } from './capabilities.js';
 import { isOurAction, mergeCodeActions, premiseCodeActions } from './features/code-actions.js';
 import { insertCommand, searchCommand } from './features/commands.js';

@@ -4,7 +4,7 @@
  * restarted prover.
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
-import { success, type RequestMessage } from '../upstream/messages.js';
+import { success, type RequestMessage } from '../jsonrpc/messages.js';
 import { mergeCapabilities, ownCapabilities } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, SECTION, sectionOf } from './config.js';

@@ -5,7 +5,7 @@
  * ids and params unchanged. Intercepted requests are forwarded too, and their
  * responses are transformed (merged with premise results) on the way back.
  */
-import type { Frame } from '../upstream/framing.js';
+import type { Frame } from '../jsonrpc/framing.js';
 import type { LinkHooks, ReplayChannel, UpstreamLink } from '../upstream/link.js';
 import {
   classify,
@@ -17,7 +17,7 @@ import {
   type NotificationMessage,
   type RequestMessage,
   type ResponseMessage,
-} from '../upstream/messages.js';
+} from '../jsonrpc/messages.js';
 import { upstreamAdvertises, upstreamTriggerCharacters } from './capabilities.js';
 import type { EditorChannel } from './editor.js';
 import type { HandlerContext, RouterOptions, Transform } from './handler-context.js';

@@ -4,8 +4,8 @@
  * to our stdout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { FrameDecoder, type Frame } from './framing.js';
-import { FrameWriter } from './writer.js';
+import { FrameDecoder, type Frame } from '../jsonrpc/framing.js';
+import { FrameWriter } from '../jsonrpc/writer.js';
 
 export interface ChildSpec {
   command: string;

@@ -4,7 +4,7 @@
  * `$/lean/plainTermGoal`), plus goals captured from the editor's own plainGoal
  * requests.
  */
-import { ErrorCodes, RpcError } from '../../upstream/messages.js';
+import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { GoalProvider, Position, ProofState } from './types.js';
 import { stateText } from './types.js';
 
