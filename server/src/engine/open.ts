@@ -16,7 +16,7 @@ import type { Reranker } from './rerank.js';
 import type { OpenedEngine } from './types.js';
 
 // The engine's values for callers outside it (with types.ts, its whole public surface).
-export { DEFAULT_WEIGHTS } from './fusion.js';
+export { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from './fusion.js';
 export { withNotation } from './notation.js';
 export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 export { FixtureEngine } from './fixture-engine.js';

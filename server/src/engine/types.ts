@@ -8,7 +8,6 @@ import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 
 export type { PremiseInfo };
-export type { FusionWeights, StyleWeights } from './fusion.js';
 
 export type Mode = 'bm25' | 'dense' | 'hybrid';
 
