@@ -20,6 +20,7 @@ export { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from './fusion
 export { withNotation } from './notation.js';
 export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 export { FixtureEngine } from './fixture-engine.js';
+export { isEquational, mainConclusion } from './shape.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
