@@ -3,6 +3,9 @@
  * language, then proof references resolved against what it declares. The index
  * build runs the first step per file and resolves the whole corpus at once; the
  * server's live index runs both on one open document.
+ *
+ * Invariant: extractors never throw and never stop a build; bad input becomes a
+ * counted warning (the "never throws" tests of extract-lean and extract-isabelle).
  */
 import { extractIsabelle } from './isabelle.js';
 import { extractLean } from './lean.js';

@@ -1,4 +1,7 @@
 /**
+ * With types.ts, the engine's public surface: nothing else of server/src/engine
+ * is imported from outside it (test/unit/import-graph.test.ts).
+ *
  * Opens an index directory (or several, as one) as a ready Engine: reads and checks the index files,
  * loads the encoder the index was built with (or the one given), and checks the
  * two agree; loads a reranker (the one given, else the shipped `models/reranker`

@@ -4,6 +4,11 @@
  * (`handlers.ts`); what no handler takes is forwarded as its exact bytes, with
  * ids and params unchanged. Intercepted requests are forwarded too, and their
  * responses are transformed (merged with premise results) on the way back.
+ *
+ * Invariants (test/protocol/transparency.test.ts, crash.test.ts, malformed.test.ts):
+ * what no handler takes reaches the other side as the exact bytes received;
+ * replies to the editor keep the editor's ids; every editor request gets exactly
+ * one reply, even when the prover crashes, hangs or never answers.
  */
 import type { Frame } from '../jsonrpc/framing.js';
 import type { LinkHooks, ReplayChannel, UpstreamLink } from '../upstream/link.js';
