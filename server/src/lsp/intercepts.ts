@@ -64,7 +64,10 @@ export class Intercepts {
       this.s.log.warn(`premise code actions failed: ${(e as Error).message}`);
       return [];
     });
-    if (!this.r.upstreamTakes(msg.method)) {
+    // Isabelle writes no reply at all to a code action for a document it has no model of.
+    const uri = (msg.params as { textDocument?: { uri?: unknown } } | undefined)?.textDocument?.uri;
+    const unknownToIsabelle = this.s.flavor() === 'isabelle' && !this.s.docs.get(uri);
+    if (!this.r.upstreamTakes(msg.method) || unknownToIsabelle) {
       this.r.runLocal(msg.id, () => ours);
       return;
     }
