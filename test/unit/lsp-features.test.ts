@@ -4,7 +4,7 @@ import { mergeHover } from '../../server/src/lsp/features/hover.js';
 import { isabelleInsertion, isEquational, leanInsertion, mainConclusion, separatorBefore } from '../../server/src/lsp/features/tactics.js';
 import { stripHtml } from '../../server/src/lsp/goals/html.js';
 import { goalsOf } from '../../server/src/lsp/goals/lean.js';
-import { FixtureEngine } from '../../server/src/lsp/fixture-engine.js';
+import { FixtureEngine } from '../../server/src/engine/fixture-engine.js';
 import type { PremiseInfo } from '../../server/src/engine/types.js';
 
 const info = (name: string, goal: string, args: string[] = []): PremiseInfo => ({

@@ -16,10 +16,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain');
   try {
     const queries = loadDataset(dataset, positionals[0]!);
-    const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), rerank);
+    const report = await runEval(engine, dataset, queries, mode ?? (engine.hasDense ? 'hybrid' : 'bm25'), rerank);
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');
   } finally {
-    await engine.encoder?.dispose();
+    await engine.dispose();
   }
   return 0;
 }

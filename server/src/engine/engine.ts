@@ -3,7 +3,7 @@
  * (BM25 postings and the dense ANN graph), lets the nearest theorems' proofs vote
  * (hybrid), scores each candidate on every side, fuses with the popularity prior,
  * optionally reranks, and caches recent query embeddings and results. It does no
- * I/O to editors or provers.
+ * I/O to editors or provers and never writes to stdout (import-graph.test.ts).
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -136,6 +136,13 @@ export class Engine implements PremiseSearch {
   }
   get hasReranker(): boolean {
     return !!this.opts.reranker;
+  }
+  get hasDense(): boolean {
+    return !!this.opts.encoder;
+  }
+
+  async dispose(): Promise<void> {
+    await this.opts.encoder?.dispose();
   }
 
   private get segments(): Segment[] {

@@ -1,6 +1,8 @@
 /**
- * The retrieval engine's public contract. The CLI, the language server and the
- * (future) HTTP/batch APIs depend on this file only, never on engine internals.
+ * The retrieval engine's public contract. The engine's public surface is this
+ * file (types) and `open.ts` (opening an index, and the few engine values callers
+ * need); the CLI, the language server, the HTTP API, eval and bench use nothing
+ * else of `server/src/engine/` (test/unit/import-graph.test.ts enforces it).
  */
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
@@ -110,4 +112,18 @@ export interface PremiseSearch {
   /** Incremental updates (workspace overlay): add or replace records by name. */
   upsert(records: PremiseRecord[]): Promise<void>;
   remove(names: string[]): void;
+  /** Release what the engine holds outside the JS heap (the encoder's native session); it is not used afterwards. */
+  dispose(): Promise<void>;
+}
+
+/** An engine opened from index directories (`openEngine` in open.ts). */
+export interface OpenedEngine extends PremiseSearch {
+  /** Rerank when the caller does not say (true only if the loaded reranker's evaluation says so). */
+  readonly rerankByDefault: boolean;
+  /** Whether the index was opened with its encoder, so that `dense` and `hybrid` searches work. */
+  readonly hasDense: boolean;
+  /** Whether a reranker is loaded. */
+  readonly hasReranker: boolean;
+  /** Forget cached query embeddings and results (the benchmark times uncached searches). */
+  clearCaches(): void;
 }

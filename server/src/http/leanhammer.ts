@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { withNotation } from '../engine/notation.js';
+import { withNotation } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
 

@@ -3,7 +3,7 @@
  * pickers) and `premise-lsp.insert` (apply an insertion through
  * `workspace/applyEdit`).
  */
-import { ErrorCodes, RpcError } from '../../upstream/messages.js';
+import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { cursorContext } from '../text/context.js';
 import { MAX_QUERY_CHARS } from '../../engine/types.js';

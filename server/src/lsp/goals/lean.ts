@@ -6,7 +6,7 @@
  * to `$/lean/plainTermGoal`, plus goals captured from the editor's own plainGoal
  * requests.
  */
-import { ErrorCodes, RpcError } from '../../upstream/messages.js';
+import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { GoalProvider, Position, ProofState } from './types.js';
 import { stateText } from './types.js';
 
