@@ -13,7 +13,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
   if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
   const mode = choice(values.mode, 'mode', [...MODES, 'bm25-plain'] as const);
-  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain');
+  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain' || mode === 'sine' || mode === 'mepo');
   try {
     const queries = loadDataset(dataset, positionals[0]!);
     const report = await runEval(engine, dataset, queries, mode ?? (engine.encoder ? 'hybrid' : 'bm25'), rerank);

@@ -20,7 +20,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
-  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25');
+  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
     const hits = await engine.search(text, { k, mode, rerank });
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');

@@ -17,6 +17,9 @@ import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
+import { mepo } from './mepo.js';
+import { sine } from './sine.js';
+import { bySelection, statementSymbols } from './symbol-sets.js';
 import type { Reranker } from './rerank.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
 
@@ -84,6 +87,9 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
   return w;
 }
 
+const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
+const usesVectors = (mode: Mode) => mode === 'dense' || mode === 'hybrid';
+
 export class Engine implements PremiseSearch {
   private base: Segment[];
   private overlay?: Segment;
@@ -144,12 +150,12 @@ export class Engine implements PremiseSearch {
     const mode = opts.mode ?? this.opts.defaultMode ?? (this.opts.encoder ? 'hybrid' : 'bm25');
     if (mode === 'dense' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
-    opts = { ...opts, rerank: opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault) };
+    opts = { ...opts, rerank: isBaseline(mode) ? false : (opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault)) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) =>
       JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
     const parsed = queries.map(parseQuery);
-    const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
+    const vectors = !usesVectors(mode) || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
       const key = opts.only ? undefined : keyOf(queries[i]!);
@@ -193,7 +199,7 @@ export class Engine implements PremiseSearch {
     k: number,
     opts: SearchOptions,
   ): Promise<SearchHit[]> {
-    const sparse = mode !== 'dense';
+    const sparse = mode === 'bm25' || mode === 'hybrid';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
@@ -209,6 +215,7 @@ export class Engine implements PremiseSearch {
     };
     const usable = (seg: Segment, segIndex: number, id: number) =>
       !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
+    if (isBaseline(mode)) return this.baseline(q, mode, k, (seg, segIndex, id) => usable(seg, segIndex, id) && !filtered(seg, id));
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
@@ -275,6 +282,26 @@ export class Engine implements PremiseSearch {
       list.splice(0, top.length, ...top);
     }
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+  }
+
+  /** SInE or MePo over every segment's symbols, merged by selection round, then strength. */
+  private baseline(q: ParsedQuery, mode: 'sine' | 'mepo', k: number, ok: (seg: Segment, segIndex: number, id: number) => boolean): SearchHit[] {
+    const conjecture = statementSymbols([...q.hyps, ...q.otherGoals], q.goal);
+    const picked: { seg: Segment; order: number; id: number; level: number; strength: number }[] = [];
+    this.segments.forEach((seg, segIndex) => {
+      const sets = seg.symbols;
+      const opts = { limit: k, usable: (id: number) => ok(seg, segIndex, id) };
+      const sel = mode === 'sine' ? sine(sets, sets.ids(conjecture), opts) : mepo(sets, sets.ids(conjecture), opts);
+      for (const x of sel) picked.push({ seg, order: orderOf(segIndex, x.id), ...x });
+    });
+    picked.sort((a, b) => bySelection(a, b) || a.order - b.order);
+    return picked.slice(0, k).map((x, i) => ({
+      ...x.seg.table.get(x.id),
+      rank: i + 1,
+      // higher is better and the order is kept: round first, strength within it
+      score: -x.level + x.strength / (1 + x.strength),
+      parts: { level: x.level, strength: x.strength },
+    }));
   }
 
   /** Where a name is searchable now: its newest live version. */

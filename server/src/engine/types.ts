@@ -7,7 +7,8 @@ import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 
 export type { PremiseInfo };
 
-export type Mode = 'bm25' | 'dense' | 'hybrid';
+/** `sine` and `mepo` are the SInE and MePo baselines over the index's symbols (README, "Baselines"). */
+export type Mode = 'bm25' | 'dense' | 'hybrid' | 'sine' | 'mepo';
 
 /** How a query was read. */
 export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
@@ -70,6 +71,10 @@ export interface ScoreParts {
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
   local?: number;
   rerank?: number;
+  /** SInE / MePo only: the BFS depth or pass that selected the premise. */
+  level?: number;
+  /** SInE / MePo only: trigger strength (summed rarity) or relevance within its level. */
+  strength?: number;
 }
 
 
