@@ -20,6 +20,7 @@ import { Segment, topByScore } from './segment.js';
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
+import { slotFit, slotOf, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
 
@@ -29,6 +30,9 @@ const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 const POOL = 200;
 /** Candidates handed to the reranker. */
 const RERANK_TOP = 50;
+/** Candidates reordered by the slot signal, and its weight as a share of their score span. */
+const SLOT_TOP = 50;
+const SLOT_WEIGHT = 0.5;
 /**
  * In a library-sized corpus, terms in more than this share of premises (`=`, `→`,
  * `ℕ`…) cost the most postings and carry little signal; they are skipped.
@@ -85,6 +89,20 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
   for (const h of q.hyps) add(h.replace(/^[^:]*?\s:\s/, ''), PART_WEIGHT.hyp); // drop hypothesis names
   for (const g of q.otherGoals) add(g, PART_WEIGHT.other);
   return w;
+}
+
+/** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
+function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
+  const top = list.slice(0, SLOT_TOP);
+  if (top.length < 2) return;
+  const span = top[0]!.score - top[top.length - 1]!.score || Math.abs(top[0]!.score) || 1;
+  for (const c of top) {
+    const fit = slotFit(slot, q.goal, c.info);
+    c.parts.slot = fit;
+    c.score += SLOT_WEIGHT * span * fit;
+  }
+  top.sort((a, b) => b.score - a.score || a.order - b.order);
+  list.splice(0, top.length, ...top);
 }
 
 const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
@@ -153,7 +171,7 @@ export class Engine implements PremiseSearch {
     opts = { ...opts, rerank: isBaseline(mode) ? false : (opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault)) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) =>
-      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
+      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? [], slotOf(opts.slot) ?? '']);
     const parsed = queries.map(parseQuery);
     const vectors = !usesVectors(mode) || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
@@ -215,7 +233,13 @@ export class Engine implements PremiseSearch {
     };
     const usable = (seg: Segment, segIndex: number, id: number) =>
       !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
-    if (isBaseline(mode)) return this.baseline(q, mode, k, (seg, segIndex, id) => usable(seg, segIndex, id) && !filtered(seg, id));
+    if (isBaseline(mode)) {
+      // baselines test many premises: hidden names by id, not candidates' names
+      const hiddenIds = segs.map((s) => new Set((opts.hidden ?? []).map((n) => s.table.id(n)).filter((id) => id !== undefined)));
+      const ok = (seg: Segment, segIndex: number, id: number) =>
+        usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
+      return this.baseline(q, mode, k, ok);
+    }
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
@@ -281,6 +305,8 @@ export class Engine implements PremiseSearch {
       top.sort((a, b) => b.score - a.score || a.order - b.order);
       list.splice(0, top.length, ...top);
     }
+    const slot = slotOf(opts.slot);
+    if (slot) slotRerank(q, slot, list);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 

@@ -33,8 +33,10 @@ export function mepo(sets: SymbolSets, conjecture: readonly number[], opts: Mepo
   const n = sets.docCount;
   const relW = new Float64Array(n);
   const relCnt = new Uint32Array(n);
-  /** 0 unseen, 1 candidate, 2 unusable, 3 selected */
+  /** 0 unseen, 1 candidate, 2 unusable, 3 selected, 4 usable candidate (checked when it first clears a threshold) */
   const state = new Uint8Array(n);
+  const ok = (d: number) => state[d] === 4 || (state[d] === 1 && (opts.usable(d) ? ((state[d] = 4), true) : ((state[d] = 2), false)));
+  const open = (d: number) => state[d] === 1 || state[d] === 4;
   const touched: number[] = [];
   const relevant = new Set<number>();
   const makeRelevant = (s: number) => {
@@ -42,8 +44,11 @@ export function mepo(sets: SymbolSets, conjecture: readonly number[], opts: Mepo
     relevant.add(s);
     const w = relevantWeight(sets.occ[s]!);
     for (const d of sets.postings(s)) {
-      if (state[d] === 0) state[d] = opts.usable(d) ? (touched.push(d), 1) : 2;
-      if (state[d] !== 1) continue;
+      if (state[d] === 0) {
+        state[d] = 1;
+        touched.push(d);
+      }
+      if (!open(d)) continue;
       relW[d] += w;
       relCnt[d]++;
     }
@@ -58,14 +63,17 @@ export function mepo(sets: SymbolSets, conjecture: readonly number[], opts: Mepo
   for (let pass = 1; out.length < opts.limit; pass++) {
     const passed: Selected[] = [];
     for (const d of touched) {
-      if (state[d] !== 1) continue;
+      if (!open(d)) continue;
       const r = relevance(d);
-      if (r >= p) passed.push({ id: d, level: pass, strength: r, tie: relW[d]! });
+      if (r >= p && ok(d)) passed.push({ id: d, level: pass, strength: r, tie: relW[d]! });
     }
     if (!passed.length) {
       // nothing clears the threshold: the rest, by relevance, in one last round
-      const rest = touched.filter((d) => state[d] === 1).map((d) => ({ id: d, level: pass, strength: relevance(d), tie: relW[d]! }));
-      out.push(...rest.sort(bySelection).slice(0, opts.limit - out.length));
+      const rest = touched.filter(open).map((d) => ({ id: d, level: pass, strength: relevance(d), tie: relW[d]! }));
+      for (const sel of rest.sort(bySelection)) {
+        if (out.length >= opts.limit) break;
+        if (ok(sel.id)) out.push(sel);
+      }
       break;
     }
     for (const sel of passed.sort(bySelection).slice(0, perPass)) {

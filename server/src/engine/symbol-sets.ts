@@ -3,7 +3,8 @@
  * are what its source-level statement (hypotheses and conclusion, not its name
  * or docstring) mentions: identifiers as written (`Real.sqrt`, `Finset.sum`),
  * numerals and notation characters (`√`, `∑`, `≤`); bound variables (binder
- * names, single letters) are not symbols. A symbol's occurrence count is the
+ * names, single letters) are not symbols, nor is the logic both originals build
+ * in (equality, connectives, quantifiers, True/False). A symbol's occurrence count is the
  * number of premises it occurs in. Built once per segment from the metadata, on
  * the first baseline search, as flat arrays (premise → symbols, symbol → premises).
  */
@@ -15,7 +16,7 @@ interface SymbolSource {
 }
 
 /** Brackets, separators and markers that are never symbols. */
-const NOISE = new Set([...'()[]{},;:.`"\'↑⇑↥⦃⦄⟨⟩@$']);
+const NOISE = new Set([...'()[]{},;:.`"\'↑⇑↥⦃⦄⟨⟩@$', ...'=≠↔→∧∨¬∀∃⟹⋀⟷⟶', 'True', 'False', 'fun', 'λ', 'Prop']);
 const TOKEN = /([\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*)|([0-9]+)|(\S)/gu;
 /** Single letters (with subscripts or primes) are variables: `x`, `x₁`, `α`, `f'` (π is a constant). */
 const SINGLE_VAR = /^[A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*$/u;
@@ -45,7 +46,7 @@ export function statementSymbols(hyps: readonly string[], goal: string): string[
     while ((m = TOKEN.exec(b))) {
       const ident = m[1];
       if (ident !== undefined) {
-        if (!bound.has(ident) && !SINGLE_VAR.test(ident)) out.add(ident);
+        if (!bound.has(ident) && !SINGLE_VAR.test(ident) && !NOISE.has(ident)) out.add(ident);
       } else if (m[2] !== undefined) out.add(m[2]);
       else if (!NOISE.has(m[3]!)) out.add(m[3]!);
     }

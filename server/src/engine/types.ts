@@ -59,6 +59,13 @@ export interface SearchOptions {
    * bonus and join the candidates even when no retriever found them.
    */
   nearby?: string[];
+  /**
+   * The tactic whose argument is being filled (`rw`, `simp`, `exact`, `apply`;
+   * Isabelle `simp add:`, `rule`, `using`…; see slot.ts): the top candidates are
+   * reranked by how well they fit it (rewrites whose left side occurs in the goal
+   * for `rw`, conclusions that are the goal for `exact`). Not for `sine`/`mepo`.
+   */
+  slot?: string;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -71,6 +78,8 @@ export interface ScoreParts {
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
   local?: number;
   rerank?: number;
+  /** With a slot: how well the premise fits it, in [-1, 1]. */
+  slot?: number;
   /** SInE / MePo only: the BFS depth or pass that selected the premise. */
   level?: number;
   /** SInE / MePo only: trigger strength (summed rarity) or relevance within its level. */
