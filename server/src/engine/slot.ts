@@ -16,7 +16,7 @@ export const SLOT_KINDS: readonly SlotKind[] = ['rw', 'simp', 'exact', 'apply', 
 /** A tactic or method as written (`nth_rw 2`, `simp only`, `simp add:`, `exact?`, `erule`…) → its slot kind. */
 export function slotOf(tactic: string | undefined): SlotKind | undefined {
   const t = (tactic ?? '').trim().split(/[\s?!]/)[0]!.replace(/:$/, '');
-  if (/^(rw|rwa|rewrite|erw|nth_rw|nth_rewrite|rw_mod_cast|simp_rw|subst|unfold)$/.test(t)) return 'rw';
+  if (/^(rw|rwa|rewrite|erw|nth_rw|nth_rewrite|rw_mod_cast|simp_rw)$/.test(t)) return 'rw';
   if (/^(simp|simpa|simp_all|dsimp|field_simp|norm_num|simp_arith|clarsimp|auto|force|fastforce|fastsimp|bestsimp|add)$/.test(t)) return 'simp';
   if (/^(exact|exacts|exact_mod_cast|convert|fact)$/.test(t)) return 'exact';
   if (/^(apply|refine|refine'|apply_mod_cast|specialize)$/.test(t)) return 'apply';
@@ -82,21 +82,36 @@ function conclusion(ts: Tok[]): { concl: Tok[]; bound: string[]; hyps: number } 
   return { concl: ts, bound, hyps };
 }
 
-/** `pat` (variables in `vars`) matches `goal` starting at `at`; returns the end, or -1. */
-function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>): number {
-  const bind = new Map<string, string>();
+/** Match steps left for the current premise: long goals never cost more than this. */
+let budget = 0;
+const MATCH_BUDGET = 20_000;
+
+const isAtom = (t: Tok | undefined) => t !== undefined && (/^[\p{L}_0-9]/u.test(t) || !!OPEN[t]);
+
+/** Ends of the applications `f a (b c)` starting at g, longest first (a variable stands for one). */
+function applicationEnds(goal: Tok[], g: number): number[] {
+  const ends: number[] = [];
+  for (let e = g; isAtom(goal[e]); ) ends.push((e = groupEnd(goal, e)));
+  return ends.reverse();
+}
+
+/** `pat` (variables in `vars`) matches `goal` from `at`, pattern position `p`; returns the end, or -1. */
+function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, bind = new Map<string, string>()): number {
+  if (--budget < 0) return -1;
   let g = at;
-  for (let p = 0; p < pat.length; p++) {
+  for (; p < pat.length; p++) {
     const t = pat[p]!;
     if (g >= goal.length) return -1;
     if (vars.has(t)) {
-      if (!/^[\p{L}_0-9(⟨]/u.test(goal[g]!) && !OPEN[goal[g]!]) return -1;
-      const end = groupEnd(goal, g);
-      const text = goal.slice(g, end).join(' ');
       const prev = bind.get(t);
-      if (prev !== undefined && prev !== text) return -1;
-      bind.set(t, text);
-      g = end;
+      for (const end of applicationEnds(goal, g)) {
+        const text = goal.slice(g, end).join(' ');
+        if (prev !== undefined && prev !== text) continue;
+        const next = new Map(bind).set(t, text);
+        const r = matchAt(pat, goal, end, vars, p + 1, next);
+        if (r >= 0) return r;
+      }
+      return -1;
     } else if (t === goal[g]) g++;
     else return -1;
   }
@@ -106,7 +121,7 @@ function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>): number
 /** Whether `pat` matches a contiguous subterm of `goal` (or, `whole`, all of it). */
 function matches(pat: Tok[], goal: Tok[], vars: Set<string>, whole = false): boolean {
   if (!pat.length) return false;
-  if (whole) return matchAt(pat, goal, 0, vars) === goal.length;
+  if (whole) return matchAt([...pat, '⊣'], [...goal, '⊣'], 0, vars) === goal.length + 1;
   // a bare variable matches anything: no evidence
   if (pat.every((t) => vars.has(t) || OPEN[t] || Object.values(OPEN).includes(t))) return false;
   for (let i = 0; i < goal.length; i++) if (matchAt(pat, goal, i, vars) >= 0) return true;
@@ -136,6 +151,7 @@ const strip = (ts: Tok[]) => {
  * rewriting slots, 0 when nothing is known.
  */
 export function slotFit(slot: SlotKind, goalText: string, p: Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>): number {
+  budget = MATCH_BUDGET;
   const rewriting = slot === 'rw' || slot === 'simp';
   if (rewriting && DEFINITIONS.has(p.kind)) return -0.5;
   const goal = strip(tokens(goalText));
