@@ -72,3 +72,36 @@ describe('Engine with a slot', () => {
     expect(await engine().search(GOAL, { k: 5, slot: 'omega' })).toEqual(await engine().search(GOAL, { k: 5 }));
   });
 });
+
+describe('the slot at the edges', () => {
+  it('HTTP /retrieve takes `slot` or `tactic`, and rejects a bad one', async () => {
+    const { LeanHammerApi } = await import('../../server/src/http/leanhammer.js');
+    const api = new LeanHammerApi(engine(), { maxNewPremises: 4, mode: 'bm25' });
+    const names = async (extra: object) => {
+      const r = await api.handle('POST', '/retrieve', JSON.stringify({ state: GOAL, k: 5, ...extra }));
+      expect(r.status).toBe(200);
+      return (r.body as { name: string }[]).map((h) => h.name);
+    };
+    expect((await names({}))[0]).toBe('Real.sqrt');
+    expect((await names({ slot: 'rw' }))[0]).toBe('Real.sqrt_mul');
+    expect((await names({ tactic: 'rw' }))[0]).toBe('Real.sqrt_mul');
+    const bad = await api.handle('POST', '/retrieve', JSON.stringify({ state: GOAL, slot: 3 }));
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('slot');
+  });
+
+  it('eval scores only slot steps, with the slot known or not', async () => {
+    const { runEval } = await import('../../server/src/eval/run.js');
+    const queries = [
+      { id: '1', style: 'state', text: GOAL, gold: [['Real.sqrt_mul']], tactic: 'rw [Real.sqrt_mul]' },
+      { id: '2', style: 'state', text: GOAL, gold: [['Real.sqrt_mul']], tactic: 'positivity' },
+    ];
+    const all = await runEval(engine(), 'leandojo', queries, 'bm25');
+    const unknown = await runEval(engine(), 'leandojo', queries, 'bm25', false, 'steps');
+    const known = await runEval(engine(), 'leandojo', queries, 'bm25', false, 'given');
+    expect([all.scoredQueries, unknown.scoredQueries, known.scoredQueries]).toEqual([2, 1, 1]);
+    expect(unknown.metrics['R@1']).toBe(0);
+    expect(known.metrics['R@1']).toBe(1);
+    expect(known.slot).toBe('given');
+  });
+});
