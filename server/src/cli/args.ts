@@ -30,7 +30,7 @@ export function choice<T extends string>(value: string | undefined, name: string
   return value as T;
 }
 
-export const MODES = ['bm25', 'dense', 'hybrid'] as const;
+export const MODES = ['bm25', 'dense', 'hybrid', 'sine', 'mepo'] as const;
 
 /** `--weights dense,sparse,prior` (e.g. `0.5,0.5,0.5`): hybrid fusion weights for every kind of query. */
 /** `--weights d,s,p[,g[,l]]`: fusion weights for every kind of query; graph votes and locality keep each kind's default unless given. */
