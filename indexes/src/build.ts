@@ -4,7 +4,8 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
 import { extractIsabelle } from './extract/isabelle.js';
 import { extractLean } from './extract/lean.js';
@@ -16,7 +17,8 @@ import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { Bm25Index } from './sparse/bm25.js';
 import { terms } from './sparse/terms.js';
-import { writeIndexDir, type Manifest } from './store/index-dir.js';
+import { readIndexDir, writeIndexDir, type Manifest } from './store/index-dir.js';
+import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export interface Progress {
   phase: 'extract' | 'embed' | 'ann' | 'write';
@@ -45,7 +47,7 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
 }
 
-export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}): Corpus {
+export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}, external: Iterable<string> = []): Corpus {
   const { files, warnings } = discoverSources(inputs, discover);
   const decls: ExtractedDecl[] = [];
   let skippedFiles = 0;
@@ -61,7 +63,8 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   });
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
-  const records = resolveRefs(decls);
+  const records = resolveRefs(decls, external);
+  decls.length = 0;
   return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings };
 }
 
@@ -73,6 +76,11 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /**
+   * Index directories whose premises this corpus's proofs may reference (a
+   * workspace's dependencies): such references are kept in `external-refs.json`.
+   */
+  resolveAgainst?: string[];
 }
 
 export interface BuildSummary {
@@ -86,8 +94,11 @@ export interface BuildSummary {
 
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
-  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages });
+  const external = externalNames(opts.resolveAgainst ?? []);
+  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
   const infos = toInfos(corpus.records);
+  const xrefs = externalRefs(corpus.records, external);
+  external.clear();
   const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
@@ -95,9 +106,13 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  const graph = proofGraph(corpus.records);
+  corpus.records.length = 0; // the graph and infos hold what is still needed
+  mkdirSync(opts.out, { recursive: true });
+  if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
   const manifest = await writeIndexDir(opts.out, {
     infos,
-    graph: proofGraph(corpus.records),
+    graph,
     sparse,
     dense,
     sources: opts.sources,
@@ -117,4 +132,47 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
+}
+
+export interface AddDenseOptions {
+  /** A finished sparse-only index directory. */
+  from: string;
+  out: string;
+  encoder: Encoder;
+  encoderDir?: string;
+  onProgress?: OnProgress;
+}
+
+/**
+ * The dense side for a sparse-only index: the same premises, postings, graph
+ * and external references, plus premise vectors and their ANN graph. Reads the
+ * finished index, not the sources, so it needs no extraction (and far less memory).
+ */
+export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
+  const t0 = performance.now();
+  const parts = readIndexDir(opts.from);
+  const table = parts.premises;
+  const infos = Array.from({ length: table.size }, (_, id) => table.get(id));
+  const offsets = new Uint32Array(table.size + 1);
+  const rows: Uint32Array[] = [];
+  for (let id = 0; id < table.size; id++) {
+    rows.push(table.refs(id));
+    offsets[id + 1] = offsets[id]! + rows[id]!.length;
+  }
+  const targets = new Uint32Array(offsets[table.size]!);
+  rows.forEach((r, id) => targets.set(r, offsets[id]!));
+  const vectors = infos.length ? await embedPremises(infos, opts.encoder, opts.onProgress) : new Float32Array(0);
+  opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  mkdirSync(opts.out, { recursive: true });
+  if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
+  const { manifest: m } = parts;
+  const manifest = await writeIndexDir(opts.out, {
+    infos,
+    graph: { offsets, targets },
+    sparse: parts.sparse,
+    dense: infos.length ? { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } } : undefined,
+    sources: m.sources,
+    stats: m.stats,
+  }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
+  return { manifest, files: m.stats.files ?? 0, declarations: infos.length, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }

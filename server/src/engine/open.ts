@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
+import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { Segment } from './segment.js';
 import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
@@ -63,7 +64,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
   if (!dirs.length) throw new Error('no index directory to open');
   const all = dirs.map((d) => readIndexDir(d));
   const idOf = (i: number) => all[i]!.manifest.encoder?.id ?? 'no encoder (sparse only)';
-  for (let i = 1; i < all.length; i++) {
+  for (let i = 1; i < all.length && !opts.sparseOnly; i++) {
     if (idOf(i) !== idOf(0)) {
       throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[0]} has ${idOf(0)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
     }
@@ -80,6 +81,6 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts)), { ...opts, encoder, reranker, rerankByDefault: byDefault });
+  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), { ...opts, encoder, reranker, rerankByDefault: byDefault });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -8,13 +8,13 @@ import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs } from './auto-index.js';
 import { parseServeArgs, type ServeArgs } from './args.js';
-import type { EngineLoader } from './engine-host.js';
+import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from './fixture-engine.js';
 import { Logger } from './log.js';
 import { serve } from './serve.js';
 
-/** Opens one index directory, or several as one engine. */
-export type IndexOpener = (indexDir: string | string[]) => Promise<PremiseSearch> | PremiseSearch;
+/** Opens one index directory, or several as one engine (`sparseOnly`: BM25 only, some built without vectors). */
+export type IndexOpener = (indexDir: string | string[], opts?: { sparseOnly?: boolean }) => Promise<PremiseSearch> | PremiseSearch;
 
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
@@ -31,9 +31,44 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     const root = opts?.autoIndex === false ? undefined : autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
     if (!root) return new FixtureEngine([]);
     const log = opts?.log ?? new Logger();
-    const dirs = await autoIndexDirs({ root, log, progress: opts?.progress });
-    return openIndex(dirs);
+    return autoIndexEngine(root, log, openIndex, opts);
   };
+}
+
+/**
+ * The automatic index as an engine: the sparse-only one as soon as every entry
+ * is extracted, upgraded (through `upgrade`) to the hybrid one when the vectors
+ * are built; or the hybrid one at once when the cache has it.
+ */
+function autoIndexEngine(root: string, log: Logger, openIndex: IndexOpener, opts: LoadRequest | undefined): Promise<PremiseSearch> {
+  return new Promise((resolveFirst, rejectFirst) => {
+    let first: Promise<PremiseSearch> | undefined;
+    const build = autoIndexDirs({
+      root,
+      log,
+      progress: opts?.progress,
+      onSparse: (dirs) => {
+        first = Promise.resolve(openIndex(dirs, { sparseOnly: true }));
+        first.then(resolveFirst, rejectFirst);
+      },
+    });
+    build.then(
+      async (dirs) => {
+        if (!first) return resolveFirst(await openIndex(dirs));
+        const full = await openIndex(dirs);
+        await first.catch(() => undefined);
+        if (opts?.upgrade) opts.upgrade(full);
+        else log.info('automatic index: hybrid index ready (takes effect on the next load)');
+      },
+      (e) => {
+        if (!first) rejectFirst(e);
+        else log.error(`automatic index: ${(e as Error).message}`);
+      },
+    ).catch((e) => {
+      if (!first) rejectFirst(e);
+      else log.error(`automatic index: could not open the hybrid index: ${(e as Error).message}`);
+    });
+  });
 }
 
 /** The project to index automatically: `--lean ROOT`, else the workspace folder if it is a Lake project. */
