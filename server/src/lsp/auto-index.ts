@@ -55,8 +55,14 @@ export interface AutoIndexOptions {
   onPeakMemory?: (bytes: number) => void;
 }
 
+export interface AutoIndex {
+  dirs: string[];
+  /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
+  hybrid: boolean;
+}
+
 /** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
-export async function autoIndexDirs(opts: AutoIndexOptions): Promise<string[]> {
+export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> {
   const project = lakeProject(opts.root);
   if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
   const encoderDir = opts.encoderDir === null ? undefined : (opts.encoderDir ?? (existsSync(defaultModelDir()) ? defaultModelDir() : undefined));
@@ -94,6 +100,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<string[]> {
 
   // step 2: the dense side of every sparse-only entry
   const pending = full.flatMap((f, i) => (dirs[i] && dirs[i] !== f.dir ? [i] : []));
+  let hybrid = true;
   if (pending.length && encoderDir) {
     opts.onSparse?.(dirs.filter((d): d is string => !!d));
     for (const i of pending) {
@@ -104,10 +111,11 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<string[]> {
         dirs[i] = f.dir;
       } catch (e) {
         fail(ctx, f, e); // the sparse-only entry keeps serving
+        hybrid = false;
       }
     }
   }
-  return dirs.filter((d): d is string => !!d);
+  return { dirs: dirs.filter((d): d is string => !!d), hybrid };
 }
 
 interface BuildContext {
@@ -118,7 +126,7 @@ interface BuildContext {
 }
 
 function fail(ctx: BuildContext, entry: CacheEntry, e: unknown): string {
-  const msg = `automatic index of ${ctx.project.name} ${entry.kind} failed: ${(e as Error).message}`;
+  const msg = `automatic index of ${entry.kind === 'toolchain' ? 'the Lean toolchain library' : `${ctx.project.name} ${entry.kind}`} failed: ${(e as Error).message}`;
   ctx.opts.log.error(msg);
   return msg;
 }
@@ -142,7 +150,7 @@ async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 
   const tmp = buildDirFor(entry);
   rmSync(tmp, { recursive: true, force: true });
   // the toolchain's libraries, under their module names (Init/…, Std/…), in a directory of links
-  const linkDir = entry.links ? `${tmp}.src` : undefined;
+  const linkDir = entry.links && step === 'index' ? `${tmp}.src` : undefined;
   if (linkDir) {
     rmSync(linkDir, { recursive: true, force: true });
     mkdirSync(linkDir, { recursive: true });
@@ -154,7 +162,7 @@ async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 
   const progress = deferred(opts.progress?.(title));
   const t0 = Date.now();
   try {
-    const done = await runIndexer([cli, 'index', ...(linkDir ? [linkDir] : []), ...args, '--out', tmp, '--progress-fd', '3'], (e) => {
+    const done = await runIndexer([cli, 'index', ...(linkDir && step === 'index' ? [linkDir] : []), ...args, '--out', tmp, '--progress-fd', '3'], (e) => {
       if (e.event === 'progress' && typeof e.phase === 'string') {
         const total = Number(e.total) || 0;
         const pct = total > 1 ? Math.floor((100 * Number(e.done)) / total) : undefined;

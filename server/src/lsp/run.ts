@@ -53,8 +53,9 @@ function autoIndexEngine(root: string, log: Logger, openIndex: IndexOpener, opts
       },
     });
     build.then(
-      async (dirs) => {
-        if (!first) return resolveFirst(await openIndex(dirs));
+      async ({ dirs, hybrid }) => {
+        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid }));
+        if (!hybrid) return; // the sparse-only engine stays
         const full = await openIndex(dirs);
         await first.catch(() => undefined);
         if (opts?.upgrade) opts.upgrade(full);
