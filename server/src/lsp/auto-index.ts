@@ -171,7 +171,8 @@ async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 
     });
     if (!commitBuild(tmp, entry)) throw new Error(`could not move the finished index into ${entry.dir}`);
     const summary = done ? `${done.declarations} declarations${done.dense ? '' : ', sparse only'}` : 'built';
-    opts.log.info(`automatic index: ${entry.kind} ${summary} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    const peak = done && typeof done.peakRssBytes === 'number' ? `, peak memory ${Math.round(done.peakRssBytes / 2 ** 20)} MB` : '';
+    opts.log.info(`automatic index: ${entry.kind} ${summary} (${((Date.now() - t0) / 1000).toFixed(1)} s${peak})`);
     if (done && typeof done.peakRssBytes === 'number') opts.onPeakMemory?.(done.peakRssBytes);
     progress.end(summary);
     if (entry.kind === 'workspace') pruneWorkspaceEntries(project, entry, cache);
