@@ -44,7 +44,22 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`] };
   const r = f.lang === 'lean' ? extractLean(text, f.rel, f.module) : extractIsabelle(text, f.rel, f.module);
-  return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
+  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
+}
+
+/**
+ * Fresh copies of a declaration's strings. Substrings of the file's text keep
+ * the whole text alive (V8 sliced strings), and in two-byte form when the file
+ * has any non-Latin-1 character; copies through UTF-8 are flat and one-byte
+ * when they can be. On Mathlib this is most of the extraction's memory.
+ */
+function compact(d: ExtractedDecl): ExtractedDecl {
+  const c = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
+  const out: ExtractedDecl = { ...d, name: c(d.name), statement: c(d.statement), goal: c(d.goal), args: d.args.map(c), refs: d.refs.map(c) };
+  if (d.doc !== undefined) out.doc = c(d.doc);
+  if (d.origin !== undefined) out.origin = c(d.origin);
+  if (d.attrs !== undefined) out.attrs = d.attrs.map(c);
+  return out;
 }
 
 export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}, external: Iterable<string> = []): Corpus {
@@ -65,6 +80,7 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
   const records = resolveRefs(decls, external);
   decls.length = 0;
+  if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
   return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings };
 }
 
@@ -92,14 +108,27 @@ export interface BuildSummary {
   seconds: number;
 }
 
+/** `PREMISE_LSP_MEMTRACE=1`: heap and resident memory after each build step, on stderr. */
+const memtrace = (step: string) => {
+  if (!process.env.PREMISE_LSP_MEMTRACE) return;
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`memtrace ${step}: heap ${Math.round(m.heapUsed / 2 ** 20)} MB, rss ${Math.round(m.rss / 2 ** 20)} MB\n`);
+};
+
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   const external = externalNames(opts.resolveAgainst ?? []);
   const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
+  memtrace('extracted');
   const infos = toInfos(corpus.records);
   const xrefs = externalRefs(corpus.records, external);
   external.clear();
-  const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
+  memtrace('infos');
+  const sparse = Bm25Index.build((function* () {
+    for (const p of infos) yield terms(sparseText(p));
+  })());
+  memtrace('bm25');
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
@@ -108,6 +137,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   const graph = proofGraph(corpus.records);
   corpus.records.length = 0; // the graph and infos hold what is still needed
+  memtrace('graph');
   mkdirSync(opts.out, { recursive: true });
   if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
   const manifest = await writeIndexDir(opts.out, {

@@ -136,7 +136,7 @@ function readToolchain(root: string): string | undefined {
   }
 }
 
-function isDir(p: string): boolean {
+export function isDir(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {
@@ -144,9 +144,9 @@ function isDir(p: string): boolean {
   }
 }
 
-const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '') || 'project';
+export const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '') || 'project';
 
-const sha1 = (parts: string[]) => createHash('sha1').update(parts.join('\n')).digest('hex');
+export const sha1 = (parts: string[]) => createHash('sha1').update(parts.join('\n')).digest('hex');
 
 /** Cache key of the dependencies entry: format version, encoder, sorted `name@rev`. */
 export function dependenciesKey(project: LakeProject, encoderId: string): string {
@@ -161,11 +161,16 @@ export function workspaceFiles(project: LakeProject): string[] {
 
 /** Cache key of the workspace entry: format version, encoder, sorted `rel:size:mtimeMs` of its own .lean files. */
 export function workspaceKey(project: LakeProject, encoderId: string): string {
+  return filesKey(project.root, workspaceFiles(project), encoderId);
+}
+
+/** Format version, encoder, sorted `rel:size:mtimeMs` of `files` under `root`. */
+export function filesKey(root: string, files: string[], encoderId: string): string {
   const rows: string[] = [];
-  for (const path of workspaceFiles(project)) {
+  for (const path of files) {
     try {
       const st = statSync(path);
-      rows.push(`${path.slice(project.root.length + 1).split('\\').join('/')}:${st.size}:${st.mtimeMs}`);
+      rows.push(`${path.slice(root.length + 1).split('\\').join('/')}:${st.size}:${st.mtimeMs}`);
     } catch {
       /* vanished while listing: not part of the key */
     }
@@ -193,7 +198,8 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.cache', 'premise-lsp', 'indexes');
 }
 
-export type EntryKind = 'toolchain' | 'dependencies' | 'workspace';
+/** Lean: toolchain, dependencies, workspace; Isabelle: hol (the distribution's `src/HOL`), afp (registered libraries), workspace. */
+export type EntryKind = 'toolchain' | 'dependencies' | 'hol' | 'afp' | 'workspace';
 
 export interface CacheEntry {
   kind: EntryKind;
@@ -209,29 +215,50 @@ export interface CacheEntry {
   links?: Record<string, string>;
 }
 
+/** What one cache entry indexes, before its key is chained to the entries before it. */
+export interface EntrySpec {
+  kind: EntryKind;
+  /** The key of the entry's own sources. */
+  ownKey: string;
+  sources: string[];
+  packages: boolean;
+  /** The first part of the directory name (a project, or a shared library such as `lean-v4.21.0`). */
+  name: string;
+  links?: Record<string, string>;
+}
+
+/** Cache entries in build order, each key covering the keys of the entries before it (references resolve against them). */
+export function chainEntries(cache: string, specs: EntrySpec[]): CacheEntry[] {
+  const out: CacheEntry[] = [];
+  for (const s of specs) {
+    const key = out.length ? sha1([s.ownKey, ...out.map((e) => e.key)]) : s.ownKey;
+    const e: CacheEntry = { kind: s.kind, key, dir: join(cache, `${s.name}-${s.kind}-${key.slice(0, 12)}`), sources: s.sources, packages: s.packages };
+    out.push(s.links ? { ...e, links: s.links } : e);
+  }
+  return out;
+}
+
 /**
  * The project's cache entries in build order: the toolchain library (when
  * found), dependencies (when it has any) and workspace (when it has its own
  * .lean files).
  */
 export function cacheEntries(project: LakeProject, encoderId: string, cache: string, toolchain?: LeanToolchain): CacheEntry[] {
-  const out: CacheEntry[] = [];
-  const entry = (kind: EntryKind, ownKey: string, sources: string[], packages: boolean, name = project.name): CacheEntry => {
-    const key = out.length ? sha1([ownKey, ...out.map((e) => e.key)]) : ownKey;
-    return { kind, key, dir: join(cache, `${name}-${kind}-${key.slice(0, 12)}`), sources, packages };
-  };
+  const specs: EntrySpec[] = [];
   if (toolchain) {
     const links: Record<string, string> = {};
     for (const lib of TOOLCHAIN_LIBRARIES) {
       if (isDir(join(toolchain.dir, lib))) links[lib] = join(toolchain.dir, lib);
       if (existsSync(join(toolchain.dir, `${lib}.lean`))) links[`${lib}.lean`] = join(toolchain.dir, `${lib}.lean`);
     }
-    const e = entry('toolchain', toolchainKey(toolchain, encoderId), [], false, `lean-${safeName(toolchain.name.replace(/^leanprover\/lean4:/, ''))}`);
-    out.push({ ...e, links });
+    const name = `lean-${safeName(toolchain.name.replace(/^leanprover\/lean4:/, ''))}`;
+    specs.push({ kind: 'toolchain', ownKey: toolchainKey(toolchain, encoderId), sources: [], packages: false, name, links });
   }
-  if (project.dependencies.length) out.push(entry('dependencies', dependenciesKey(project, encoderId), project.dependencies.map((d) => d.dir), true));
-  if (workspaceFiles(project).length) out.push(entry('workspace', workspaceKey(project, encoderId), [project.root], false));
-  return out;
+  if (project.dependencies.length) {
+    specs.push({ kind: 'dependencies', ownKey: dependenciesKey(project, encoderId), sources: project.dependencies.map((d) => d.dir), packages: true, name: project.name });
+  }
+  if (workspaceFiles(project).length) specs.push({ kind: 'workspace', ownKey: workspaceKey(project, encoderId), sources: [project.root], packages: false, name: project.name });
+  return chainEntries(cache, specs);
 }
 
 /** A finished entry has its manifest (written last, and the directory is renamed into place only when complete). */
@@ -288,7 +315,7 @@ function alive(pid: number): boolean {
  * the same project (same name, built from the same root), which no key will
  * match again.
  */
-export function pruneWorkspaceEntries(project: LakeProject, keep: CacheEntry, cache: string): void {
+export function pruneWorkspaceEntries(project: { name: string; root: string }, keep: CacheEntry, cache: string): void {
   let names: string[];
   try {
     names = readdirSync(cache);
