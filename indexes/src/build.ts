@@ -17,7 +17,8 @@ import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { Bm25Index } from './sparse/bm25.js';
 import { terms } from './sparse/terms.js';
-import { readIndexDir, writeIndexDir, type Manifest } from './store/index-dir.js';
+import { readIndexDir, readManifest, writeDenseCopy, writeIndexDir, type Manifest } from './store/index-dir.js';
+import { PremiseTable } from './store/premises.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export interface Progress {
@@ -180,29 +181,24 @@ export interface AddDenseOptions {
  */
 export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   const t0 = performance.now();
-  const parts = readIndexDir(opts.from);
-  const table = parts.premises;
-  const infos = Array.from({ length: table.size }, (_, id) => table.get(id));
-  const offsets = new Uint32Array(table.size + 1);
-  const rows: Uint32Array[] = [];
-  for (let id = 0; id < table.size; id++) {
-    rows.push(table.refs(id));
-    offsets[id + 1] = offsets[id]! + rows[id]!.length;
+  const m = readManifest(opts.from);
+  const table = PremiseTable.open(join(opts.from, 'premises.bin'));
+  const n = table.size;
+  const dim = opts.encoder.dim;
+  // premise records are read a batch at a time: only the vectors are held
+  const vectors = new Float32Array(n * dim);
+  const batch = 4096;
+  for (let i = 0; i < n; i += batch) {
+    const slice = Array.from({ length: Math.min(batch, n - i) }, (_, j) => table.get(i + j));
+    vectors.set(await embedPremises(slice, opts.encoder), i * dim);
+    opts.onProgress?.({ phase: 'embed', done: i + slice.length, total: n });
   }
-  const targets = new Uint32Array(offsets[table.size]!);
-  rows.forEach((r, id) => targets.set(r, offsets[id]!));
-  const vectors = infos.length ? await embedPremises(infos, opts.encoder, opts.onProgress) : new Float32Array(0);
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   mkdirSync(opts.out, { recursive: true });
   if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
-  const { manifest: m } = parts;
-  const manifest = await writeIndexDir(opts.out, {
-    infos,
-    graph: { offsets, targets },
-    sparse: parts.sparse,
-    dense: infos.length ? { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } } : undefined,
-    sources: m.sources,
-    stats: m.stats,
-  }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
-  return { manifest, files: m.stats.files ?? 0, declarations: infos.length, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
+  const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
+  const manifest = n
+    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }))
+    : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, sparse: readIndexDir(opts.from).sparse, sources: m.sources, stats: m.stats });
+  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }

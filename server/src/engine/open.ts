@@ -64,13 +64,15 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
   if (!dirs.length) throw new Error('no index directory to open');
   const all = dirs.map((d) => readIndexDir(d));
   const idOf = (i: number) => all[i]!.manifest.encoder?.id ?? 'no encoder (sparse only)';
-  for (let i = 1; i < all.length && !opts.sparseOnly; i++) {
-    if (idOf(i) !== idOf(0)) {
-      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[0]} has ${idOf(0)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
+  // an empty index has no vectors whatever its encoder: it goes with any
+  const first = Math.max(0, all.findIndex((p) => p.manifest.premises > 0));
+  for (let i = 0; i < all.length && !opts.sparseOnly; i++) {
+    if (idOf(i) !== idOf(first) && all[i]!.manifest.premises > 0) {
+      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[first]} has ${idOf(first)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
     }
   }
   let encoder: Encoder | undefined;
-  const rec = all[0]!.manifest.encoder;
+  const rec = all[first]!.manifest.encoder;
   if (rec && !opts.sparseOnly) {
     const dir = opts.encoderDir ?? rec.dir;
     if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
