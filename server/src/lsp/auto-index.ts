@@ -1,6 +1,8 @@
 /**
- * The automatic index of a Lean project: its cache entries (toolchain library,
- * dependencies, workspace; see indexes/src/packages.ts), each reused when
+ * The automatic index of a Lean project (cache entries: toolchain library,
+ * dependencies, workspace; see indexes/src/packages.ts) or of an Isabelle
+ * workspace (HOL, registered libraries such as the AFP, the workspace's own
+ * sessions; see indexes/src/isabelle-sessions.ts): each entry reused when
  * cached or built by child `premise-lsp index` processes (Mathlib takes minutes
  * and gigabytes: the server must stay responsive), whose JSON-lines progress
  * channel (`--progress-fd 3`) becomes `$/progress`.
@@ -13,7 +15,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import {
   buildDirFor,
   cacheEntries,
@@ -25,9 +27,11 @@ import {
   leanToolchain,
   pruneWorkspaceEntries,
   removeStaleBuilds,
+  isDir,
+  safeName,
   type CacheEntry,
-  type LakeProject,
 } from '../../../indexes/src/packages.js';
+import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
 import type { Logger } from './log.js';
 import type { ProgressReporter } from './progress.js';
@@ -53,7 +57,53 @@ export interface AutoIndexOptions {
   onSparse?: (dirs: string[]) => void;
   /** Each indexer child's peak resident memory, in bytes (benchmarks). */
   onPeakMemory?: (bytes: number) => void;
+  /** `isabelle`: the root is an Isabelle workspace (default: a Lake project). */
+  prover?: 'lean' | 'isabelle';
+  /** The command that starts Isabelle (default `isabelle` on PATH): asked for `getenv ISABELLE_HOME`. */
+  isabelleCommand?: string;
 }
+
+/** What to index: a name for the workspace, its root, and its cache entries for an encoder id. */
+interface Plan {
+  name: string;
+  root: string;
+  entries: (encoderId: string) => CacheEntry[];
+}
+
+async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
+  const project = lakeProject(opts.root);
+  if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
+  const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
+  if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
+  else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
+  return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain) };
+}
+
+async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
+  const root = resolve(opts.root);
+  if (!isDir(root)) throw new Error(`automatic index: ${root} is not a directory`);
+  const command = opts.isabelleCommand ?? 'isabelle';
+  const vars = parseGetenv(await output(command, ['getenv', 'ISABELLE_HOME', 'ISABELLE_HOME_USER'], env));
+  const home = vars.ISABELLE_HOME ?? homeFromCommand(command);
+  const dist = home ? isabelleDistribution(home, vars.ISABELLE_HOME_USER) : undefined;
+  if (dist) opts.log.info(`automatic index: Isabelle ${dist.version} at ${dist.home}`);
+  else opts.log.info(`automatic index: no Isabelle distribution found (\`${command} getenv ISABELLE_HOME\` did not name one with src/HOL); HOL is not indexed`);
+  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache) };
+}
+
+/** The stdout of a short command, or '' when it cannot be run. */
+function output(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((done) => {
+    execFile(command, args, { env, encoding: 'utf8', timeout: 30_000 }, (err, stdout) => done(err ? '' : stdout));
+  });
+}
+
+const LIBRARY_TITLE: Partial<Record<CacheEntry['kind'], string>> = {
+  toolchain: 'the Lean toolchain library',
+  hol: 'the Isabelle/HOL library',
+  afp: 'the registered Isabelle libraries',
+};
+const entryTitle = (plan: { name: string }, e: CacheEntry) => LIBRARY_TITLE[e.kind] ?? `${plan.name} ${e.kind}`;
 
 export interface AutoIndex {
   dirs: string[];
@@ -63,18 +113,16 @@ export interface AutoIndex {
 
 /** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
 export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> {
-  const project = lakeProject(opts.root);
-  if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
   const encoderDir = opts.encoderDir === null ? undefined : (opts.encoderDir ?? (existsSync(defaultModelDir()) ? defaultModelDir() : undefined));
   const cache = opts.cache ?? cacheRoot();
   const env = opts.env ?? process.env;
-  const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
-  if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
-  else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
-  const full = cacheEntries(project, await encoderKey(encoderDir), cache, toolchain);
-  const sparse = encoderDir ? cacheEntries(project, 'none', cache, toolchain) : full;
-  if (!full.length) throw new Error(`automatic index: ${project.root} has no dependencies and no Lean sources`);
-  const ctx: BuildContext = { project, cache, encoderDir, opts };
+  const plan = opts.prover === 'isabelle' ? await isabellePlan(opts, cache, env) : await leanPlan(opts, cache, env);
+  const full = plan.entries(await encoderKey(encoderDir));
+  const sparse = encoderDir ? plan.entries('none') : full;
+  if (!full.length) {
+    throw new Error(`automatic index: ${plan.root} has ${opts.prover === 'isabelle' ? 'no theories and no Isabelle distribution' : 'no dependencies and no Lean sources'}`);
+  }
+  const ctx: BuildContext = { project: plan, cache, encoderDir, opts };
 
   // step 1: every entry served, sparse-only where the full one is missing
   const dirs: (string | undefined)[] = [];
@@ -119,14 +167,14 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
 }
 
 interface BuildContext {
-  project: LakeProject;
+  project: Plan;
   cache: string;
   encoderDir: string | undefined;
   opts: AutoIndexOptions;
 }
 
 function fail(ctx: BuildContext, entry: CacheEntry, e: unknown): string {
-  const msg = `automatic index of ${entry.kind === 'toolchain' ? 'the Lean toolchain library' : `${ctx.project.name} ${entry.kind}`} failed: ${(e as Error).message}`;
+  const msg = `automatic index of ${entryTitle(ctx.project, entry)} failed: ${(e as Error).message}`;
   ctx.opts.log.error(msg);
   return msg;
 }
@@ -157,7 +205,7 @@ async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 
     for (const [name, target] of Object.entries(entry.links!)) symlinkSync(target, join(linkDir, name));
   }
   const cli = opts.cli ?? join(packageRoot(), 'dist', 'cli.js');
-  const title = `premise-lsp: ${step === 'index' ? 'indexing' : 'adding vectors to'} ${entry.kind === 'toolchain' ? 'the Lean toolchain library' : `${project.name} ${entry.kind}`}`;
+  const title = `premise-lsp: ${step === 'index' ? 'indexing' : 'adding vectors to'} ${entryTitle(project, entry)}`;
   opts.log.info(`${title} → ${entry.dir}`);
   const progress = deferred(opts.progress?.(title));
   const t0 = Date.now();

@@ -3,10 +3,10 @@
  * the session, return the exit code. The CLI's `serve` command calls this with
  * the real index opener.
  */
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
-import { autoIndexDirs } from './auto-index.js';
+import { autoIndexDirs, type AutoIndexOptions } from './auto-index.js';
 import { parseServeArgs, type ServeArgs } from './args.js';
 import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from './fixture-engine.js';
@@ -28,10 +28,17 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     if (args.fakeEngine) return FixtureEngine.fromFile(args.fakeEngine);
     const index = opts?.index ?? args.index;
     if (index) return openIndex(index);
-    const root = opts?.autoIndex === false ? undefined : autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
-    if (!root) return new FixtureEngine([]);
+    if (opts?.autoIndex === false) return new FixtureEngine([]);
     const log = opts?.log ?? new Logger();
-    return autoIndexEngine(root, log, openIndex, opts);
+    if (args.flavor === 'isabelle') {
+      // an Isabelle session: the workspace folder (its ROOT sessions) with HOL and the registered libraries
+      if (!opts?.workspaceRoot) return new FixtureEngine([]);
+      const cmd = args.upstream?.command;
+      return autoIndexEngine({ root: opts.workspaceRoot, prover: 'isabelle', isabelleCommand: cmd && basename(cmd) === 'isabelle' ? cmd : undefined }, log, openIndex, opts);
+    }
+    const root = autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
+    if (!root) return new FixtureEngine([]);
+    return autoIndexEngine({ root }, log, openIndex, opts);
   };
 }
 
@@ -40,11 +47,11 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
  * is extracted, upgraded (through `upgrade`) to the hybrid one when the vectors
  * are built; or the hybrid one at once when the cache has it.
  */
-function autoIndexEngine(root: string, log: Logger, openIndex: IndexOpener, opts: LoadRequest | undefined): Promise<PremiseSearch> {
+function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabelleCommand'>, log: Logger, openIndex: IndexOpener, opts: LoadRequest | undefined): Promise<PremiseSearch> {
   return new Promise((resolveFirst, rejectFirst) => {
     let first: Promise<PremiseSearch> | undefined;
     const build = autoIndexDirs({
-      root,
+      ...what,
       log,
       progress: opts?.progress,
       onSparse: (dirs) => {
