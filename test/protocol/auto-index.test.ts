@@ -61,8 +61,15 @@ describe('automatic index of a Lake project', () => {
     expect(titles).toContain('premise-lsp: indexing proj workspace');
     expect(await search(first, 'zorble frob')).toContain(DEP_THEOREM);
     expect(await search(first, 'quux wibble')).toContain(WS_THEOREM);
+    // a lemma being written is live-indexed into the sparse engine…
+    const uri = pathToFileURL(join(f.root, 'Proj', 'Draft.lean')).href; // not on disk: the workspace entry stays as it is
+    first.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lean4', version: 1, text: 'namespace Proj\n\ntheorem snorkel_draft (n : Nat) : n = n := rfl\n\nend Proj\n' } });
+    for (let i = 0; i < 100 && !(await search(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
     // served sparse-only first, then the vectors were added from the finished indexes
     await stderrSays(first, 'engine upgraded: 2 premises');
+    // …and read again into the hybrid one
+    for (let i = 0; i < 100 && !(await search(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await search(first, 'snorkel draft')).toContain('Proj.snorkel_draft');
     expect(first.stderr.indexOf('engine ready: 2 premises')).toBeLessThan(first.stderr.indexOf('engine upgraded'));
     expect(titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj dependencies', 'premise-lsp: indexing proj workspace']);
     const progressTitles = first.received.filter((m) => m.method === '$/progress' && m.params.value.kind === 'begin').map((m) => m.params.value.title);

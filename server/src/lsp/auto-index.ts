@@ -198,7 +198,7 @@ async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 
   const tmp = buildDirFor(entry);
   rmSync(tmp, { recursive: true, force: true });
   // the toolchain's libraries, under their module names (Init/…, Std/…), in a directory of links
-  const linkDir = entry.links && step === 'index' ? `${tmp}.src` : undefined;
+  const linkDir = entry.links && step === 'index' ? `${entry.dir}.src.tmp-${process.pid}` : undefined; // removed with stale builds after a crash
   if (linkDir) {
     rmSync(linkDir, { recursive: true, force: true });
     mkdirSync(linkDir, { recursive: true });
