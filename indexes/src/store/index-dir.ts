@@ -129,7 +129,8 @@ function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): st
   return path;
 }
 
-export function readIndexDir(dir: string): IndexParts {
+/** `dense: false` leaves the vectors on disk (a BM25-only engine). */
+export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): IndexParts {
   const manifest = readManifest(dir);
   const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
   const sc = Container.read(checkFile(dir, manifest, 'sparse.bin', false));
@@ -147,7 +148,7 @@ export function readIndexDir(dir: string): IndexParts {
   }
   const sparse = new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
   let dense: DenseStore | undefined;
-  if (manifest.encoder) {
+  if (manifest.encoder && opts.dense !== false) {
     const dc = Container.read(checkFile(dir, manifest, 'dense.bin', false));
     const ann = checkFile(dir, manifest, 'dense.usearch', true);
     dense = AnnDenseStore.open(dc, ann, manifest.encoder.dim, premises.size);

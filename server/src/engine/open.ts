@@ -62,7 +62,7 @@ async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; b
 export async function openEngine(indexDir: string | string[], opts: OpenOptions = {}): Promise<OpenedEngine> {
   const dirs = Array.isArray(indexDir) ? indexDir : [indexDir];
   if (!dirs.length) throw new Error('no index directory to open');
-  const all = dirs.map((d) => readIndexDir(d));
+  const all = dirs.map((d) => readIndexDir(d, { dense: !opts.sparseOnly }));
   const idOf = (i: number) => all[i]!.manifest.encoder?.id ?? 'no encoder (sparse only)';
   // an empty index has no vectors whatever its encoder: it goes with any
   const first = Math.max(0, all.findIndex((p) => p.manifest.premises > 0));

@@ -61,10 +61,16 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
     });
     build.then(
       async ({ dirs, hybrid }) => {
+        if (!first && hybrid && opts?.upgrade) {
+          // from the cache: BM25 first (the vectors and the encoder take as long again to load), then hybrid
+          first = Promise.resolve(openIndex(dirs, { sparseOnly: true }));
+          first.then(resolveFirst, rejectFirst);
+        }
         if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid }));
         if (!hybrid) return; // the sparse-only engine stays
-        const full = await openIndex(dirs);
         await first.catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 50)); // requests waiting for the first engine are answered before the long read
+        const full = await openIndex(dirs);
         if (opts?.upgrade) opts.upgrade(full);
         else log.info('automatic index: hybrid index ready (takes effect on the next load)');
       },
