@@ -9,7 +9,7 @@
  * truncated index fails with an error naming the file rather than crashing the
  * native usearch loader.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { ProofGraph } from '../graph.js';
@@ -129,7 +129,8 @@ function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): st
   return path;
 }
 
-export function readIndexDir(dir: string): IndexParts {
+/** `dense: false` leaves the vectors on disk (a BM25-only engine). */
+export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): IndexParts {
   const manifest = readManifest(dir);
   const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
   const sc = Container.read(checkFile(dir, manifest, 'sparse.bin', false));
@@ -147,10 +148,36 @@ export function readIndexDir(dir: string): IndexParts {
   }
   const sparse = new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
   let dense: DenseStore | undefined;
-  if (manifest.encoder) {
+  if (manifest.encoder && opts.dense !== false) {
     const dc = Container.read(checkFile(dir, manifest, 'dense.bin', false));
     const ann = checkFile(dir, manifest, 'dense.usearch', true);
     dense = AnnDenseStore.open(dc, ann, manifest.encoder.dim, premises.size);
   }
   return { dir, manifest, premises, sparse, dense };
+}
+
+/**
+ * The finished sparse-only index `from` with the dense side added, in `dir`:
+ * premises.bin and sparse.bin are copied as they are (nothing re-encoded), the
+ * vectors and their ANN graph written, the manifest last.
+ */
+export async function writeDenseCopy(
+  dir: string,
+  from: string,
+  dense: NonNullable<IndexContent['dense']>,
+  onAnnProgress?: (done: number, total: number) => void,
+): Promise<Manifest> {
+  const src = readManifest(from);
+  mkdirSync(dir, { recursive: true });
+  for (const f of ['premises.bin', 'sparse.bin']) copyFileSync(join(from, checkFile(from, src, f, true).slice(from.length + 1)), join(dir, f));
+  const q = quantize(dense.vectors, dense.dim);
+  writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
+  await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), dense.vectors, dense.dim, onAnnProgress);
+  const files: Manifest['files'] = {};
+  for (const f of ['premises.bin', 'sparse.bin', 'dense.bin', 'dense.usearch']) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
+  const manifest: Manifest = { ...src, created: new Date().toISOString(), encoder: dense.encoder, files };
+  const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(tmp, join(dir, 'manifest.json'));
+  return manifest;
 }
