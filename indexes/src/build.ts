@@ -4,10 +4,10 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
-import { extractIsabelle } from './extract/isabelle.js';
-import { extractLean } from './extract/lean.js';
+import { extractSource } from './extract/extract.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
 import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
@@ -16,14 +16,13 @@ import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { Bm25Index } from './sparse/bm25.js';
 import { terms } from './sparse/terms.js';
-import { writeIndexDir, type Manifest } from './store/index-dir.js';
+import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, type Manifest } from './store/index-dir.js';
+import type { OnProgress } from './progress.js';
+import { PremiseTable } from './store/premises.js';
+import { prepareOutDir } from './store/out-path.js';
+import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
-export interface Progress {
-  phase: 'extract' | 'embed' | 'ann' | 'write';
-  done: number;
-  total: number;
-}
-export type OnProgress = (p: Progress) => void;
+export type { OnProgress, Progress } from './progress.js';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -46,15 +45,30 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`], skipped: true };
-  const r = f.lang === 'lean' ? extractLean(text, f.rel, f.module) : extractIsabelle(text, f.rel, f.module);
-  return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
+  const r = extractSource(text, f);
+  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
+}
+
+/**
+ * Fresh copies of a declaration's strings. Substrings of the file's text keep
+ * the whole text alive (V8 sliced strings), and in two-byte form when the file
+ * has any non-Latin-1 character; copies through UTF-8 are flat and one-byte
+ * when they can be. On Mathlib this is most of the extraction's memory.
+ */
+function compact(d: ExtractedDecl): ExtractedDecl {
+  const c = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
+  const out: ExtractedDecl = { ...d, name: c(d.name), statement: c(d.statement), goal: c(d.goal), args: d.args.map(c), refs: d.refs.map(c) };
+  if (d.doc !== undefined) out.doc = c(d.doc);
+  if (d.origin !== undefined) out.origin = c(d.origin);
+  if (d.attrs !== undefined) out.attrs = d.attrs.map(c);
+  return out;
 }
 
 /**
  * Extracts every discovered file. Files that are not read (not regular files, over
  * 4 MiB, binary, unreadable) are counted in `skippedFiles`, each with a warning.
  */
-export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}): Corpus {
+export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}, external: Iterable<string> = []): Corpus {
   const { files, warnings, skipped } = discoverSources(inputs, discover);
   warnings.push(...skipped);
   const decls: ExtractedDecl[] = [];
@@ -72,8 +86,11 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   });
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
-  const records = resolveRefs(decls);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates: decls.length - records.length, warnings };
+  const records = resolveRefs(decls, external);
+  const duplicates = decls.length - records.length;
+  decls.length = 0;
+  if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings };
 }
 
 export interface BuildOptions {
@@ -84,6 +101,11 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /**
+   * Index directories whose premises this corpus's proofs may reference (a
+   * workspace's dependencies): such references are kept in `external-refs.json`.
+   */
+  resolveAgainst?: string[];
 }
 
 export interface BuildSummary {
@@ -95,20 +117,41 @@ export interface BuildSummary {
   seconds: number;
 }
 
+/** `PREMISE_LSP_MEMTRACE=1`: heap and resident memory after each build step, on stderr. */
+const memtrace = (step: string) => {
+  if (!process.env.PREMISE_LSP_MEMTRACE) return;
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`memtrace ${step}: heap ${Math.round(m.heapUsed / 2 ** 20)} MB, rss ${Math.round(m.rss / 2 ** 20)} MB\n`);
+};
+
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
-  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages });
+  const external = externalNames(opts.resolveAgainst ?? []);
+  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
+  memtrace('extracted');
   const infos = toInfos(corpus.records);
-  const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
+  const xrefs = externalRefs(corpus.records, external);
+  external.clear();
+  memtrace('infos');
+  const sparse = Bm25Index.build((function* () {
+    for (const p of infos) yield terms(sparseText(p));
+  })());
+  memtrace('bm25');
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
     dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  const graph = proofGraph(corpus.records);
+  corpus.records.length = 0; // the graph and infos hold what is still needed
+  memtrace('graph');
+  prepareOutDir(opts.out);
+  if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
   const manifest = await writeIndexDir(opts.out, {
     infos,
-    graph: proofGraph(corpus.records),
+    graph,
     sparse,
     dense,
     sources: opts.sources,
@@ -128,4 +171,42 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
+}
+
+export interface AddDenseOptions {
+  /** A finished sparse-only index directory. */
+  from: string;
+  out: string;
+  encoder: Encoder;
+  encoderDir?: string;
+  onProgress?: OnProgress;
+}
+
+/**
+ * The dense side for a sparse-only index: the same premises, postings, graph
+ * and external references, plus premise vectors and their ANN graph. Reads the
+ * finished index, not the sources, so it needs no extraction (and far less memory).
+ */
+export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
+  const t0 = performance.now();
+  const m = readManifest(opts.from);
+  const table = PremiseTable.open(join(opts.from, 'premises.bin'));
+  const n = table.size;
+  const dim = opts.encoder.dim;
+  // premise records are read a batch at a time: only the vectors are held
+  const vectors = new Float32Array(n * dim);
+  const batch = 4096;
+  for (let i = 0; i < n; i += batch) {
+    const slice = Array.from({ length: Math.min(batch, n - i) }, (_, j) => table.get(i + j));
+    vectors.set(await embedPremises(slice, opts.encoder), i * dim);
+    opts.onProgress?.({ phase: 'embed', done: i + slice.length, total: n });
+  }
+  opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  prepareOutDir(opts.out);
+  if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
+  const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
+  const manifest = n
+    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }))
+    : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, sparse: readIndexDir(opts.from).sparse, sources: m.sources, stats: m.stats });
+  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }

@@ -9,7 +9,7 @@
  * corrupt or truncated index fails with an error naming the file rather than
  * showing corrupted premises or crashing the native usearch loader.
  */
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProofGraph } from '../graph.js';
 import { Bm25Index } from '../sparse/bm25.js';
@@ -125,6 +125,15 @@ function listed(dir: string, m: Manifest, name: string): { path: string; expecte
   return { path, expected: want };
 }
 
+/** The path of a listed file whose size and CRC-32 match the manifest. */
+function verified(dir: string, m: Manifest, name: string): string {
+  const { path, expected } = listed(dir, m, name);
+  const bytes = statSync(path).size;
+  if (bytes !== expected.bytes) throw new IndexFileError(path, `size ${bytes} bytes, manifest says ${expected.bytes} (truncated or replaced)`);
+  if (fileCrc(path) !== expected.crc32) throw new IndexFileError(path, 'checksum mismatch (the file is corrupt; rebuild the index)');
+  return path;
+}
+
 /** Runs a file's reader; whatever fails in it is an IndexFileError naming that file. */
 function reading<T>(path: string, read: () => T): T {
   try {
@@ -140,7 +149,8 @@ function reading<T>(path: string, read: () => T): T {
  * manifest before its content is used, and every structural fault is an
  * IndexFileError naming the file.
  */
-export function readIndexDir(dir: string): IndexParts {
+/** `dense: false` leaves the vectors on disk (a BM25-only engine). */
+export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): IndexParts {
   const manifest = readManifest(dir);
   const pf = listed(dir, manifest, 'premises.bin');
   const premises = reading(pf.path, () => PremiseTable.open(pf.path, pf.expected));
@@ -162,16 +172,37 @@ export function readIndexDir(dir: string): IndexParts {
     return new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
   });
   let dense: DenseStore | undefined;
-  if (manifest.encoder) {
+  if (manifest.encoder && opts.dense !== false) {
     const df = listed(dir, manifest, 'dense.bin');
     const dc = reading(df.path, () => Container.read(df.path, [], df.expected));
-    const af = listed(dir, manifest, 'dense.usearch');
-    reading(af.path, () => {
-      const bytes = statSync(af.path).size;
-      if (bytes !== af.expected.bytes) throw new IndexFileError(af.path, `size ${bytes} bytes, manifest says ${af.expected.bytes} (truncated or replaced)`);
-      if (fileCrc(af.path) !== af.expected.crc32) throw new IndexFileError(af.path, 'checksum mismatch (the file is corrupt; rebuild the index)');
-    });
-    dense = reading(df.path, () => AnnDenseStore.open(dc, af.path, manifest.encoder!.dim, premises.size));
+    const ann = reading(join(dir, 'dense.usearch'), () => verified(dir, manifest, 'dense.usearch'));
+    dense = reading(df.path, () => AnnDenseStore.open(dc, ann, manifest.encoder!.dim, premises.size));
   }
   return { dir, manifest, premises, sparse, dense };
+}
+
+/**
+ * The finished sparse-only index `from` with the dense side added, in `dir`:
+ * premises.bin and sparse.bin are copied as they are (nothing re-encoded), the
+ * vectors and their ANN graph written, the manifest last.
+ */
+export async function writeDenseCopy(
+  dir: string,
+  from: string,
+  dense: NonNullable<IndexContent['dense']>,
+  onAnnProgress?: (done: number, total: number) => void,
+): Promise<Manifest> {
+  const src = readManifest(from);
+  prepareOutDir(dir);
+  for (const f of ['premises.bin', 'sparse.bin']) copyFileSync(verified(from, src, f), join(dir, f));
+  const q = quantize(dense.vectors, dense.dim);
+  writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
+  await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), dense.vectors, dense.dim, onAnnProgress);
+  const files: Manifest['files'] = {};
+  for (const f of ['premises.bin', 'sparse.bin', 'dense.bin', 'dense.usearch']) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
+  const manifest: Manifest = { ...src, created: new Date().toISOString(), encoder: dense.encoder, files };
+  const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(tmp, join(dir, 'manifest.json'));
+  return manifest;
 }

@@ -13,14 +13,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
 import { renderMarkdown } from './report.js';
-import { runWorker } from './worker.js';
-
-export interface BenchConfig {
-  sources: string[];
-  indexDir: string;
-  shared: string;
-  rebuild: boolean;
-}
+import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-index.js';
+import { runWorker, type BenchConfig } from './worker.js';
 
 function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
   const self = fileURLToPath(import.meta.url);
@@ -43,6 +37,7 @@ async function main(): Promise<void> {
     index: { type: 'string' },
     rebuild: { type: 'boolean' },
     out: { type: 'string' },
+    only: { type: 'string' },
   } as const;
   let parsed;
   try {
@@ -68,6 +63,12 @@ async function main(): Promise<void> {
         `and pass --mathlib DIR or set PREMISE_BENCH_MATHLIB.\n`,
     );
     process.exitCode = 2;
+    return;
+  }
+  if (values.only === 'auto-index') {
+    // the automatic index stage alone (needs no evaluation data)
+    const a = await benchAutoIndex(mathlib, batteries, resolve(join(root, 'bench', 'work', 'auto-index')));
+    process.stdout.write(JSON.stringify(a) + '\n' + renderAutoIndex(a).join('\n'));
     return;
   }
   if (!existsSync(join(shared, 'data'))) {
@@ -96,8 +97,10 @@ async function main(): Promise<void> {
   report.quality = child('quality', cfg);
   process.stderr.write('bench: completion overhead…\n');
   report.completion = child('completion', cfg);
+  process.stderr.write('bench: automatic index of a Mathlib project…\n');
+  report.autoIndex = await benchAutoIndex(mathlib, batteries, resolve(join(root, 'bench', 'work', 'auto-index')));
   writeFileSync(join(outDir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-  const md = renderMarkdown(report);
+  const md = renderMarkdown(report) + '\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n');
   writeFileSync(join(outDir, 'report.md'), md);
   process.stdout.write(md);
 }

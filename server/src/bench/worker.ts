@@ -9,7 +9,6 @@ import { loadDataset, type DatasetName } from '../eval/datasets.js';
 import { runEval, type EvalMode } from '../eval/run.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
-import type { BenchConfig } from './main.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -29,6 +28,14 @@ function goals(shared: string): string[] {
     for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line).goal);
   }
   return out.filter(Boolean);
+}
+
+/** What every stage is told: the sources, the index dir, ../shared, whether to rebuild. */
+export interface BenchConfig {
+  sources: string[];
+  indexDir: string;
+  shared: string;
+  rebuild: boolean;
 }
 
 async function build(cfg: BenchConfig) {
@@ -57,23 +64,24 @@ async function query(cfg: BenchConfig) {
   (globalThis as { gc?: () => void }).gc?.();
   const rssAfterLoad = mb(process.memoryUsage().rss);
   const qs = goals(cfg.shared);
-  const modes: { name: string; mode: Mode; rerank: boolean }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
-  if (engine.encoder) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
+  const modes: { name: string; mode: Mode; rerank: boolean; slot?: string }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
+  if (engine.hasDense) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
+  if (engine.hasDense) modes.push({ name: 'hybrid + slot rw', mode: 'hybrid', rerank: false, slot: 'rw' });
   if (engine.hasReranker) modes.push({ name: 'hybrid+rerank', mode: 'hybrid', rerank: true });
   const latency: Record<string, ReturnType<typeof percentiles>> = {};
   for (const m of modes) {
     // warm-up, then cold-cache timings for every goal
-    for (const q of qs.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank });
+    for (const q of qs.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
     const times: number[] = [];
     for (const q of qs) {
       engine.clearCaches();
       const s = performance.now();
-      await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank });
+      await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
       times.push(performance.now() - s);
     }
     latency[m.name] = percentiles(times);
   }
-  const batchMode: Mode = engine.encoder ? 'hybrid' : 'bm25';
+  const batchMode: Mode = engine.hasDense ? 'hybrid' : 'bm25';
   engine.clearCaches();
   const tb = performance.now();
   for (let i = 0; i < qs.length; i += 32) await engine.searchBatch(qs.slice(i, i + 32), { k: 20, mode: batchMode });
@@ -98,15 +106,19 @@ const EVAL_FILES: [DatasetName, string][] = [
 
 async function quality(cfg: BenchConfig) {
   const engine = await openEngine(cfg.indexDir);
-  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false]];
-  if (engine.encoder) modes.push(['dense', false], ['hybrid', false]);
+  // SInE and MePo (Lean core's and Sledgehammer's selectors) over the same index's symbols, beside BM25
+  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false], ['sine', false], ['mepo', false]];
+  if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
   if (engine.hasReranker) modes.push(['hybrid', true]);
+  const slotMode: EvalMode = engine.hasDense ? 'hybrid' : 'bm25';
   const out = [];
   for (const [name, rel] of EVAL_FILES) {
     const path = join(cfg.shared, 'data', rel);
     if (!existsSync(path)) continue;
     const qs = loadDataset(name, path);
     for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, rerank));
+    // the slot as a signal: the steps whose tactic has one, without and with it
+    if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, false, use));
   }
   return { evals: out };
 }

@@ -1,7 +1,7 @@
 /** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
 import { existsSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/fusion.js';
+import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/open.js';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -31,7 +31,7 @@ export function choice<T extends string>(value: string | undefined, name: string
   return value as T;
 }
 
-export const MODES = ['bm25', 'dense', 'hybrid'] as const;
+export const MODES = ['bm25', 'dense', 'hybrid', 'sine', 'mepo'] as const;
 
 /** `--weights dense,sparse,prior` (e.g. `0.5,0.5,0.5`): hybrid fusion weights for every kind of query. */
 /** `--weights d,s,p[,g[,l]]`: fusion weights for every kind of query; graph votes and locality keep each kind's default unless given. */

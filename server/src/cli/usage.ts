@@ -3,20 +3,21 @@
 export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <command> --help: its flags)
 
 commands:
-  index <source>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--verbose]
-  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json]
+  index <source>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--verbose]
+  index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
+  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--slot-steps | --slot-from-tactic] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
 
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
 
-const ENGINE = `  --mode M             bm25, dense or hybrid (default: hybrid when the index has vectors, else bm25)
+const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (default: hybrid when the index has vectors, else bm25)
   --rerank, --no-rerank
                        reorder the top 50 with the reranker (default: the reranker's own default; off for the shipped one)
   --reranker DIR       a reranker or cross-encoder directory (default: the shipped models/reranker)
@@ -35,6 +36,10 @@ Extracts the declarations of .lean/.thy trees (a Lake package: its default libra
   --encoder DIR        the encoder for premise vectors (default: the shipped models/default)
   --no-dense           BM25 only: no vectors
   --no-packages        a Lake project's own sources only, not its .lake/packages/*
+  --resolve-against DIR
+                       proofs may reference that index's premises (repeatable)
+  --dense-from DIR     instead of sources: that sparse-only index with vectors added
+  --progress-fd N      JSON-lines progress events on file descriptor N (for programs)
   -v, --verbose        list every warning
 
 example:
@@ -47,6 +52,7 @@ Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX
 
   -i, --index DIR      the index directory (required)
   -k, --k N            how many premises (default: 10)
+  --slot TACTIC        rank for the tactic whose argument is wanted (rw, simp, exact, apply, rule, using…)
 ${ENGINE}
   --json               JSON instead of text
 
@@ -59,7 +65,9 @@ Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
 
   -i, --index DIR      the index directory (required)
   -d, --dataset NAME   mathlibqr, mathlibmpr or leandojo (required)
-${ENGINE.replace('bm25, dense or hybrid', 'bm25, dense, hybrid or bm25-plain (BM25 over the whole query)')}
+${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine, mepo or bm25-plain (BM25 over the whole query)')}
+  --slot-steps         LeanDojo: only the steps whose tactic has a slot (rw, simp, exact, apply…)
+  --slot-from-tactic   the same steps, with their tactic given to the engine
   --json               one JSON object instead of a table
 
 example:
@@ -145,6 +153,7 @@ throughput and retrieval quality; writes report.json and report.md.
   --index DIR          the index to build and measure (default: bench/work/mathlib-index)
   --rebuild            rebuild the index even when it exists
   --out DIR            where the reports go (default: bench/)
+  --only auto-index    only the automatic index stage (needs no evaluation data)
 
 example:
   premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries

@@ -3,13 +3,15 @@
  * (BM25 postings and the dense ANN graph), lets the nearest theorems' proofs vote
  * (hybrid), scores each candidate on every side, fuses with the popularity prior,
  * optionally reranks, and caches recent query embeddings and results. It does no
- * I/O to editors or provers.
+ * I/O to editors or provers and never writes to stdout (import-graph.test.ts).
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';
 import { embedPremises } from '../../../indexes/src/embed.js';
 import { idf } from '../../../indexes/src/sparse/bm25.js';
 import { terms } from '../../../indexes/src/sparse/terms.js';
+import { denseArgsText, denseGoalText } from '../../../indexes/src/premise-text.js';
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
@@ -17,6 +19,10 @@ import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
+import { mepo } from './mepo.js';
+import { sine } from './sine.js';
+import { bySelection, statementSymbols } from './symbol-sets.js';
+import { slotFit, slotOf, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
 
@@ -26,12 +32,21 @@ const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 const POOL = 200;
 /** Candidates handed to the reranker. */
 const RERANK_TOP = 50;
+/** Candidates reordered by the slot signal, and its weight as a share of their score span. */
+const SLOT_TOP = 50;
+const SLOT_WEIGHT = 0.5;
 /**
  * In a library-sized corpus, terms in more than this share of premises (`=`, `→`,
  * `ℕ`…) cost the most postings and carry little signal; they are skipped.
  */
 const MAX_DF_RATIO = 0.25;
 const MAX_DF_MIN_CORPUS = 10_000;
+/**
+ * Default bound of each of the two caches of per-search premises (`SearchOptions.extra`):
+ * their vectors by text, and whole segments by the exact list (a prover sends the same
+ * list again and again while a file does not change).
+ */
+export const EXTRA_CACHE_BYTES = 32 * 1024 * 1024;
 
 const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
   'lean-state': 'lean',
@@ -47,6 +62,18 @@ export interface EngineOptions {
   rerankByDefault?: boolean;
   weights?: StyleWeights;
   defaultMode?: Mode;
+  /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
+  extraCacheBytes?: number;
+}
+
+/**
+ * What one search sees: the engine's segments, then (last, so that its names are
+ * found first) the search's own premises, which shadow the indexed premises of
+ * the same name (`shadowed`, segment-and-id orders) for this search only.
+ */
+interface View {
+  segs: Segment[];
+  shadowed: Set<number>;
 }
 
 /** A first-stage candidate; its metadata is read from the index only when asked for. */
@@ -84,6 +111,23 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
   return w;
 }
 
+/** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
+function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
+  const top = list.slice(0, SLOT_TOP);
+  if (top.length < 2) return;
+  const span = top[0]!.score - top[top.length - 1]!.score || Math.abs(top[0]!.score) || 1;
+  for (const c of top) {
+    const fit = slotFit(slot, q.goal, c.info);
+    c.parts.slot = fit;
+    c.score += SLOT_WEIGHT * span * fit;
+  }
+  top.sort((a, b) => b.score - a.score || a.order - b.order);
+  list.splice(0, top.length, ...top);
+}
+
+const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
+const usesVectors = (mode: Mode) => mode === 'dense' || mode === 'hybrid';
+
 export class Engine implements PremiseSearch {
   private base: Segment[];
   private overlay?: Segment;
@@ -93,6 +137,10 @@ export class Engine implements PremiseSearch {
   private maxUses = 0;
   private liveCount?: number;
   private readonly overlayVecCache = new Map<string, { key: string; vec: Float32Array }>();
+  /** Vectors of per-search premises by the texts embedded, bounded by bytes; content-keyed, so shared safely. */
+  private readonly extraVecCache: LRUCache<string, Float32Array>;
+  /** Segments of per-search premises by a hash of the exact records (and whether dense), bounded by estimated bytes. */
+  private readonly extraSegCache: LRUCache<string, { seg: Segment; bytes: number }>;
   private listing?: string[];
   private modules?: string[];
 
@@ -101,7 +149,49 @@ export class Engine implements PremiseSearch {
     private readonly opts: EngineOptions = {},
   ) {
     this.base = base;
-    for (const s of base) for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
+    const maxSize = Math.max(1, opts.extraCacheBytes ?? EXTRA_CACHE_BYTES);
+    this.extraVecCache = new LRUCache({ maxSize, sizeCalculation: (vec, key) => vec.byteLength + 2 * key.length });
+    this.extraSegCache = new LRUCache({ maxSize, sizeCalculation: (v) => v.bytes });
+    this.countExternalUses();
+    this.updateMaxUses();
+  }
+
+  /** Base indexes' references into each other (a workspace's proofs using its dependencies' lemmas) count as uses there. */
+  private countExternalUses(): void {
+    for (const seg of this.base) {
+      for (const [, names] of seg.external ?? []) {
+        for (const n of names) {
+          const loc = this.locate(n, this.view());
+          if (loc && loc.seg !== seg) loc.seg.crossUses.fixed.set(loc.id, (loc.seg.crossUses.fixed.get(loc.id) ?? 0) + 1);
+        }
+      }
+    }
+  }
+
+  /**
+   * The overlay's proofs count as uses of what they reference in the base
+   * indexes; replaced and removed base premises no longer count for what theirs did.
+   */
+  private recountLiveUses(): void {
+    for (const s of this.base) s.crossUses.live.clear();
+    const add = (loc: Loc | undefined, d: number) => {
+      if (loc && loc.seg !== this.overlay) loc.seg.crossUses.live.set(loc.id, (loc.seg.crossUses.live.get(loc.id) ?? 0) + d);
+    };
+    for (const r of this.overlayRecords.values()) for (const n of new Set(r.refs)) if (n !== r.name) add(this.locate(n, this.view()), 1);
+    for (const seg of this.base) {
+      for (const id of seg.tombstoned) {
+        for (const t of Array.from<number | string>(seg.table.refs(id))) add(typeof t === 'string' ? this.locate(t, this.view()) : { seg, id: t }, -1);
+      }
+    }
+    this.updateMaxUses();
+  }
+
+  private updateMaxUses(): void {
+    this.maxUses = 0;
+    for (const s of this.base) {
+      for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
+      for (const id of [...s.crossUses.fixed.keys(), ...s.crossUses.live.keys()]) this.maxUses = Math.max(this.maxUses, s.usesOf(id));
+    }
   }
 
   get encoder(): Encoder | undefined {
@@ -109,6 +199,13 @@ export class Engine implements PremiseSearch {
   }
   get hasReranker(): boolean {
     return !!this.opts.reranker;
+  }
+  get hasDense(): boolean {
+    return !!this.opts.encoder;
+  }
+
+  async dispose(): Promise<void> {
+    await this.opts.encoder?.dispose();
   }
 
   private get segments(): Segment[] {
@@ -129,10 +226,20 @@ export class Engine implements PremiseSearch {
   clearCaches(): void {
     this.embedCache.clear();
     this.resultCache.clear();
+    this.extraVecCache.clear();
+    this.extraSegCache.clear();
+  }
+
+  /** Bytes held by the caches of per-search premises (vectors, segments), and their entries. */
+  extraCacheUse(): { vectors: { bytes: number; entries: number }; segments: { bytes: number; entries: number } } {
+    return {
+      vectors: { bytes: this.extraVecCache.calculatedSize, entries: this.extraVecCache.size },
+      segments: { bytes: this.extraSegCache.calculatedSize, entries: this.extraSegCache.size },
+    };
   }
 
   lookup(name: string): PremiseInfo | undefined {
-    const loc = this.locate(name);
+    const loc = this.locate(name, this.view());
     return loc && loc.seg.table.get(loc.id);
   }
 
@@ -144,21 +251,24 @@ export class Engine implements PremiseSearch {
     const mode = opts.mode ?? this.opts.defaultMode ?? (this.opts.encoder ? 'hybrid' : 'bm25');
     if (mode === 'dense' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
-    opts = { ...opts, rerank: opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault) };
+    opts = { ...opts, rerank: isBaseline(mode) ? false : (opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault)) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) =>
-      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
+      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? [], slotOf(opts.slot) ?? '']);
     const parsed = queries.map(parseQuery);
-    const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
+    const dense = usesVectors(mode) && !!this.opts.encoder;
+    const extra = opts.extra?.length ? await this.extraSegment(opts.extra, dense) : undefined;
+    const vectors = dense ? await this.embedQueries(parsed.map(denseQueryText)) : [];
+    const view = this.view(extra);
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
-      const key = opts.only ? undefined : keyOf(queries[i]!);
+      const key = opts.only || extra ? undefined : keyOf(queries[i]!);
       const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
         out.push(cached);
         continue;
       }
-      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts);
+      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts, view);
       if (key !== undefined) this.resultCache.set(key, hits);
       out.push(hits);
     }
@@ -174,8 +284,64 @@ export class Engine implements PremiseSearch {
     return texts.map((t) => this.embedCache.get(t)!);
   }
 
-  private sparseWeights(q: ParsedQuery, plain: boolean): Map<string, number> {
-    const segs = this.segments;
+  /** The segments a search sees now, with its own premises (if any) last. */
+  private view(extra?: Segment): View {
+    const own = this.segments;
+    const shadowed = new Set<number>();
+    if (!extra) return { segs: own, shadowed };
+    for (let id = 0; id < extra.table.size; id++) {
+      const name = extra.table.name(id);
+      own.forEach((seg, i) => {
+        const at = seg.table.id(name);
+        if (at !== undefined && !seg.deleted[at]) shadowed.add(orderOf(i, at));
+      });
+    }
+    return { segs: [...own, extra], shadowed };
+  }
+
+  /**
+   * A segment of a search's own premises (the last of a name wins), vectors from the
+   * byte-bounded cache. Segments are cached by the exact records: one built for the same
+   * list is the same segment, and searches only read it.
+   */
+  private async extraSegment(records: PremiseRecord[], dense: boolean): Promise<Segment> {
+    const json = JSON.stringify([dense, records]);
+    const key = createHash('sha256').update(json).digest('base64');
+    const hit = this.extraSegCache.get(key);
+    if (hit) return hit.seg;
+    const byName = new Map(records.map((r) => [r.name, r]));
+    const recs = [...byName.values()];
+    const infos = toInfos(recs).map((p) => ({ ...p, uses: p.uses + (this.lookupBaseUses(p.name) ?? 0) }));
+    const enc = this.opts.encoder;
+    const vectors = enc && dense ? await this.extraVectors(infos, enc) : undefined;
+    const seg = Segment.fromInfos(infos, vectors, enc?.dim, recs.map((r) => r.refs.filter((n) => n !== r.name)));
+    // an estimate: the records' text as objects and postings (3 bytes per character of JSON), the per-premise arrays, the vectors
+    const bytes = 3 * json.length + 16 * recs.length + (vectors?.byteLength ?? 0);
+    this.extraSegCache.set(key, { seg, bytes });
+    return seg;
+  }
+
+  private async extraVectors(infos: PremiseInfo[], enc: Encoder): Promise<Float32Array> {
+    // keyed by exactly what is embedded: a hit is the vector a fresh embedding would give
+    const keys = infos.map((p) => `${denseArgsText(p)}\u0000${denseGoalText(p)}`);
+    const found = keys.map((key) => this.extraVecCache.get(key));
+    const missing = infos.filter((_, i) => !found[i]);
+    if (missing.length) {
+      const vecs = await embedPremises(missing, enc);
+      let j = 0;
+      found.forEach((v, i) => {
+        if (v) return;
+        const vec = vecs.slice(j * enc.dim, ++j * enc.dim);
+        found[i] = vec;
+        this.extraVecCache.set(keys[i]!, vec);
+      });
+    }
+    const out = new Float32Array(infos.length * enc.dim);
+    found.forEach((v, i) => out.set(v!, i * enc.dim));
+    return out;
+  }
+
+  private sparseWeights(q: ParsedQuery, plain: boolean, segs: Segment[]): Map<string, number> {
     const docCount = segs.reduce((n, s) => n + s.table.size, 0);
     const out = new Map<string, number>();
     for (const [t, w] of weightedTerms(q, plain)) {
@@ -192,13 +358,14 @@ export class Engine implements PremiseSearch {
     mode: Mode,
     k: number,
     opts: SearchOptions,
+    view: View,
   ): Promise<SearchHit[]> {
-    const sparse = mode !== 'dense';
+    const sparse = mode === 'bm25' || mode === 'hybrid';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
-    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
+    const segs = view.segs;
+    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs) : undefined;
     const pool = Math.max(POOL, k);
-    const segs = this.segments;
     const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
     // hidden lists can be long (a file's later declarations): test candidates' names, not every listed name's place
     const hidden = opts.hidden?.length ? new Set(opts.hidden) : undefined;
@@ -208,13 +375,23 @@ export class Engine implements PremiseSearch {
       return !!hidden?.has(name) || (!!opts.only && !opts.only.has(name));
     };
     const usable = (seg: Segment, segIndex: number, id: number) =>
-      !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
+      !seg.deleted[id] &&
+      !excluded.has(orderOf(segIndex, id)) &&
+      !(view.shadowed.size && view.shadowed.has(orderOf(segIndex, id))) &&
+      (!lang || seg.table.lang(id) === lang);
+    if (isBaseline(mode)) {
+      // baselines test many premises: hidden names by id, not candidates' names
+      const hiddenIds = segs.map((s) => new Set((opts.hidden ?? []).map((n) => s.table.id(n)).filter((id) => id !== undefined)));
+      const ok = (seg: Segment, segIndex: number, id: number) =>
+        usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
+      return this.baseline(q, mode, k, ok, segs);
+    }
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
       let c = cands.get(order);
       if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
-      const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
+      const parts: ScoreParts = { prior: Math.log1p(seg.usesOf(id)) };
       if (sparse) parts.sparse = seg.acc[id]!;
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts)));
@@ -241,11 +418,11 @@ export class Engine implements PremiseSearch {
     });
     if (mode === 'hybrid') {
       for (const name of opts.nearby ?? []) {
-        const loc = this.locate(name);
+        const loc = this.locate(name, view);
         const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
         if (c) c.parts.local = 1;
       }
-      const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n));
+      const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n, view));
       for (const [seg, byId] of votes) {
         const segIndex = segs.indexOf(seg);
         for (const [id, v] of byId) {
@@ -256,7 +433,7 @@ export class Engine implements PremiseSearch {
     }
     const list = [...cands.values()];
     const fused = fuse(
-      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, local: c.parts.local, uses: c.seg.table.uses[c.id]! })),
+      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, local: c.parts.local, uses: c.seg.usesOf(c.id) })),
       mode,
       this.maxUses,
       (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style === 'text' ? 'text' : 'formal'],
@@ -274,12 +451,40 @@ export class Engine implements PremiseSearch {
       top.sort((a, b) => b.score - a.score || a.order - b.order);
       list.splice(0, top.length, ...top);
     }
+    const slot = slotOf(opts.slot);
+    if (slot) slotRerank(q, slot, list);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 
-  /** Where a name is searchable now: its newest live version. */
-  private locate(name: string): Loc | undefined {
-    const segs = this.segments;
+  /** SInE or MePo over every segment's symbols, merged by selection round, then strength. */
+  private baseline(
+    q: ParsedQuery,
+    mode: 'sine' | 'mepo',
+    k: number,
+    ok: (seg: Segment, segIndex: number, id: number) => boolean,
+    segs: Segment[],
+  ): SearchHit[] {
+    const conjecture = statementSymbols([...q.hyps, ...q.otherGoals], q.goal);
+    const picked: { seg: Segment; order: number; id: number; level: number; strength: number }[] = [];
+    segs.forEach((seg, segIndex) => {
+      const sets = seg.symbols;
+      const opts = { limit: k, usable: (id: number) => ok(seg, segIndex, id) };
+      const sel = mode === 'sine' ? sine(sets, sets.ids(conjecture), opts) : mepo(sets, sets.ids(conjecture), opts);
+      for (const x of sel) picked.push({ seg, order: orderOf(segIndex, x.id), ...x });
+    });
+    picked.sort((a, b) => bySelection(a, b) || a.order - b.order);
+    return picked.slice(0, k).map((x, i) => ({
+      ...x.seg.table.get(x.id),
+      rank: i + 1,
+      // higher is better and the order is kept: round first, strength within it
+      score: -x.level + x.strength / (1 + x.strength),
+      parts: { level: x.level, strength: x.strength },
+    }));
+  }
+
+  /** Where a name is searchable now: its newest live version (a search's own premises first). */
+  private locate(name: string, view: View): Loc | undefined {
+    const segs = view.segs;
     for (let i = segs.length - 1; i >= 0; i--) {
       const seg = segs[i]!;
       const id = seg.table.id(name);
@@ -289,10 +494,12 @@ export class Engine implements PremiseSearch {
   }
 
   /** The live premises a proof references (a reference to a replaced premise goes to its new version). */
-  private refTargets(n: Loc): Loc[] {
+  private refTargets(n: Loc, view: View): Loc[] {
     const out: Loc[] = [];
+    const segIndex = view.shadowed.size ? view.segs.indexOf(n.seg) : -1;
+    const replaced = (r: number) => !!n.seg.deleted[r] || (segIndex >= 0 && view.shadowed.has(orderOf(segIndex, r)));
     for (const r of Array.from<number | string>(n.seg.table.refs(n.id))) {
-      const loc = typeof r === 'string' ? this.locate(r) : n.seg.deleted[r] ? this.locate(n.seg.table.name(r)) : { seg: n.seg, id: r };
+      const loc = typeof r === 'string' ? this.locate(r, view) : replaced(r) ? this.locate(n.seg.table.name(r), view) : { seg: n.seg, id: r };
       if (loc) out.push(loc);
     }
     return out;
@@ -311,6 +518,7 @@ export class Engine implements PremiseSearch {
     }
     // the overlay keeps its vectors; removed names are tombstoned there too
     if (this.overlay) for (const n of names) this.markDeleted(this.overlay, n);
+    this.recountLiveUses();
     this.resultCache.clear();
     this.liveCount = undefined;
   }
@@ -321,7 +529,9 @@ export class Engine implements PremiseSearch {
 
   private markDeleted(seg: Segment, name: string): void {
     const id = seg.table.id(name);
-    if (id !== undefined) seg.deleted[id] = 1;
+    if (id === undefined) return;
+    seg.deleted[id] = 1;
+    if (seg !== this.overlay) seg.tombstoned.add(id);
   }
 
   private async rebuildOverlay(): Promise<void> {
@@ -331,6 +541,7 @@ export class Engine implements PremiseSearch {
     const vectors = enc && infos.length ? await this.overlayVectors(infos, enc) : undefined;
     const refs = records.map((r) => r.refs.filter((n) => n !== r.name));
     this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim, refs) : undefined;
+    this.recountLiveUses();
     this.resultCache.clear();
     this.liveCount = undefined;
   }
@@ -364,7 +575,7 @@ export class Engine implements PremiseSearch {
   private lookupBaseUses(name: string): number | undefined {
     for (const s of this.base) {
       const id = s.table.id(name);
-      if (id !== undefined) return s.table.uses[id];
+      if (id !== undefined) return s.usesOf(id);
     }
     return undefined;
   }

@@ -1,4 +1,7 @@
 /**
+ * With types.ts, the engine's public surface: nothing else of server/src/engine
+ * is imported from outside it (test/unit/import-graph.test.ts).
+ *
  * Opens an index directory (or several, as one) as a ready Engine: reads and checks the index files,
  * loads the encoder the index was built with (or the one given), and checks the
  * two agree; loads a reranker (the one given, else the shipped `models/reranker`
@@ -7,12 +10,22 @@
 import { existsSync } from 'node:fs';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
+import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { Segment } from './segment.js';
 import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
 import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
+import type { OpenedEngine } from './types.js';
+
+// The engine's values for callers outside it (with types.ts, its whole public surface).
+export { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from './fusion.js';
+export { withNotation } from './notation.js';
+export { FEATURE_NAMES, featureRows } from './rerank-features.js';
+export { FixtureEngine } from './fixture-engine.js';
+export { isEquational, mainConclusion } from './shape.js';
+export { slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
@@ -27,10 +40,7 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   onWarning?: (message: string) => void;
 }
 
-export type OpenedEngine = Engine & {
-  /** Rerank when the caller does not say (true only if the loaded reranker's evaluation says so). */
-  readonly rerankByDefault: boolean;
-};
+export type { OpenedEngine };
 
 async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; byDefault: boolean }> {
   if (opts.reranker) return { reranker: opts.reranker, byDefault: false };
@@ -61,15 +71,17 @@ async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; b
 export async function openEngine(indexDir: string | string[], opts: OpenOptions = {}): Promise<OpenedEngine> {
   const dirs = Array.isArray(indexDir) ? indexDir : [indexDir];
   if (!dirs.length) throw new Error('no index directory to open');
-  const all = dirs.map((d) => readIndexDir(d));
+  const all = dirs.map((d) => readIndexDir(d, { dense: !opts.sparseOnly }));
   const idOf = (i: number) => all[i]!.manifest.encoder?.id ?? 'no encoder (sparse only)';
-  for (let i = 1; i < all.length; i++) {
-    if (idOf(i) !== idOf(0)) {
-      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[0]} has ${idOf(0)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
+  // an empty index has no vectors whatever its encoder: it goes with any
+  const first = Math.max(0, all.findIndex((p) => p.manifest.premises > 0));
+  for (let i = 0; i < all.length && !opts.sparseOnly; i++) {
+    if (idOf(i) !== idOf(first) && all[i]!.manifest.premises > 0) {
+      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[first]} has ${idOf(first)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
     }
   }
   let encoder: Encoder | undefined;
-  const rec = all[0]!.manifest.encoder;
+  const rec = all[first]!.manifest.encoder;
   if (rec && !opts.sparseOnly) {
     const dir = opts.encoderDir ?? rec.dir;
     if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
@@ -80,6 +92,6 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts)), { ...opts, encoder, reranker, rerankByDefault: byDefault });
+  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), { ...opts, encoder, reranker, rerankByDefault: byDefault });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

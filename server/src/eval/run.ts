@@ -5,6 +5,7 @@
  * own proof must not vote), what its file declares below it is hidden (not yet
  * available there), and what the file declares above it is `nearby`.
  */
+import { slotOf } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
 import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.js';
@@ -12,10 +13,18 @@ import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.j
 /** The engine's modes, plus `bm25-plain`: BM25 over the whole state, the usual baseline. */
 export type EvalMode = Mode | 'bm25-plain';
 
+/**
+ * `steps`: only queries whose tactic has a slot (rw, simp, exact, apply…), searched
+ * without it; `given`: the same queries, searched with their tactic's slot.
+ */
+export type SlotUse = 'steps' | 'given';
+
 export interface EvalReport {
   dataset: string;
   mode: EvalMode;
   rerank: boolean;
+  /** Set when only steps with a slot were scored (`given`: with the slot passed to the engine). */
+  slot?: SlotUse;
   /** Gold premises (groups) in the dataset, and how many the index resolves. */
   total: number;
   resolved: number;
@@ -31,7 +40,9 @@ export async function runEval(
   queries: EvalQuery[],
   mode: EvalMode,
   rerank = false,
+  slotUse?: SlotUse,
 ): Promise<EvalReport> {
+  if (slotUse) queries = queries.filter((q) => slotOf(q.tactic));
   const search = mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode };
   let total = 0;
   let resolved = 0;
@@ -45,7 +56,8 @@ export async function runEval(
   const per: { style: string; m: Metrics }[] = [];
   const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, ...(q.theorem ? provingIn(engine, files!, q.theorem) : {}) });
+    const slot = slotUse === 'given' ? q.tactic : undefined;
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(q.theorem ? provingIn(engine, files!, q.theorem) : {}) });
     per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};
@@ -57,6 +69,7 @@ export async function runEval(
     dataset,
     mode,
     rerank,
+    ...(slotUse ? { slot: slotUse } : {}),
     total,
     resolved,
     queries: queries.length,
@@ -97,7 +110,7 @@ export function provingIn(engine: PremiseSearch, files: FileDeclarations, theore
 export function formatEval(r: EvalReport): string {
   const fmt = (m: Metrics) => Object.entries(m).map(([k, v]) => `${k} ${v.toFixed(3)}`).join('  ');
   const lines = [
-    `${r.dataset} · ${r.mode}${r.rerank ? ' + rerank' : ''} · ${r.scoredQueries}/${r.queries} queries scored · gold resolved ${r.resolved}/${r.total}`,
+    `${r.dataset} · ${r.mode}${r.rerank ? ' + rerank' : ''}${r.slot ? ` · slot steps, slot ${r.slot === 'given' ? 'known' : 'unknown'}` : ''} · ${r.scoredQueries}/${r.queries} queries scored · gold resolved ${r.resolved}/${r.total}`,
     `  all            ${fmt(r.metrics)}`,
   ];
   for (const [s, v] of Object.entries(r.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);

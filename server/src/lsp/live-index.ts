@@ -7,10 +7,8 @@
  * thread; extractors never throw, and a failure is logged, never fatal.
  */
 import { fileURLToPath } from 'node:url';
-import { extractIsabelle } from '../../../indexes/src/extract/isabelle.js';
-import { extractLean } from '../../../indexes/src/extract/lean.js';
+import { extractRecords } from '../../../indexes/src/extract/extract.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { resolveRefs } from '../../../indexes/src/extract/resolve.js';
 import { sourceOf } from '../../../indexes/src/extract/walk.js';
 import type { PremiseInfo, PremiseSearch } from '../engine/types.js';
 import type { FeatureContext } from './features/context.js';
@@ -34,9 +32,18 @@ export class LiveIndex {
     private readonly delayMs = LIVE_INDEX_DELAY_MS,
   ) {}
 
+  private subscribed = false;
+
   /** A document was opened or changed. */
   touched(uri: string): void {
     if (!this.ctx.config().liveIndex) return;
+    if (!this.subscribed) {
+      this.subscribed = true;
+      // the automatic index's hybrid engine replaces its sparse one: read the open documents into it
+      this.ctx.engines.onUpgrade(() => {
+        for (const p of this.ctx.docs.reopenParams()) this.touched(p.textDocument.uri);
+      });
+    }
     clearTimeout(this.timers.get(uri));
     const timer = setTimeout(() => {
       this.timers.delete(uri);
@@ -81,8 +88,7 @@ export class LiveIndex {
     if (!src) return;
     try {
       const text = doc.getText();
-      const { decls } = src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
-      const records = resolveRefs(decls);
+      const records = extractRecords(text, src);
       const now = new Map(records.map((r) => [r.name, r.range.start.line]));
       const gone = [...(this.declared.get(uri)?.keys() ?? [])].filter((n) => !now.has(n));
       if (gone.length) engine.remove(gone);
