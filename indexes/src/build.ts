@@ -10,12 +10,11 @@ import { extractIsabelle } from './extract/isabelle.js';
 import { extractLean } from './extract/lean.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
+import { addContext } from './informal/context.js';
 import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
-import { sparseText } from './premise-text.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
-import { Bm25Index } from './sparse/bm25.js';
-import { terms } from './sparse/terms.js';
+import { buildSparseFields } from './sparse/fields.js';
 import { writeIndexDir, type Manifest } from './store/index-dir.js';
 
 export interface Progress {
@@ -42,6 +41,7 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`] };
   const r = f.lang === 'lean' ? extractLean(text, f.rel, f.module) : extractIsabelle(text, f.rel, f.module);
+  addContext(r.decls, text, f.lang);
   return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
 }
 
@@ -88,7 +88,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages });
   const infos = toInfos(corpus.records);
-  const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
+  // records carry the prose context, which infos do not keep
+  const { sparse, informal } = buildSparseFields(corpus.records);
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
@@ -99,6 +100,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     infos,
     graph: proofGraph(corpus.records),
     sparse,
+    informal,
     dense,
     sources: opts.sources,
     stats: {

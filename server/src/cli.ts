@@ -13,6 +13,7 @@ commands:
   extract <source-dir>... [--out records.jsonl]
   serve --stdio [--index DIR] [--lean <root> | --isabelle | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]
+  vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   bench [--mathlib DIR] [--out bench/]
 `;
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   models: async () => (await import('./cli/models-cmd.js')).modelsCommand,
   serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
   http: async () => (await import('./cli/http-cmd.js')).httpCommand,
+  vocab: async () => (await import('./cli/vocab-cmd.js')).vocabCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
 };
 

@@ -61,6 +61,11 @@ export interface PremiseRecord {
   statement: string;
   /** Docstring without comment markers, if any. */
   doc?: string;
+  /**
+   * Prose around the declaration: module docstring title and section heading
+   * (Lean), chapter/section titles and the `text` block before it (Isabelle).
+   */
+  context?: string;
   /** Attributes as written, e.g. `simp`, `to_additive`. */
   attrs?: string[];
   /**

@@ -3,6 +3,7 @@
  *   manifest.json   format, version, counts, encoder, per-file sizes and CRC-32s
  *   premises.bin    metadata sidecar (see premises.ts)
  *   sparse.bin      BM25 postings (see ../sparse/bm25.ts)
+ *   informal.bin    BM25 postings of the informal (English) side of each premise
  *   dense.bin       int8 premise vectors + per-row scales (exact rescoring)
  *   dense.usearch   usearch HNSW graph over the same vectors (candidate search)
  * Every file is checked against the manifest before use, so a corrupt or
@@ -20,8 +21,8 @@ import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 
 export const FORMAT = 'premise-lsp-index';
-/** 2: premises.bin holds the proof graph. */
-export const VERSION = 2;
+/** 2: premises.bin holds the proof graph. 3: informal.bin. */
+export const VERSION = 3;
 
 export interface EncoderRef {
   /** Directory the encoder was loaded from, as given at build time. */
@@ -46,6 +47,7 @@ export interface IndexParts {
   manifest: Manifest;
   premises: PremiseTable;
   sparse: Bm25Index;
+  informal: Bm25Index;
   dense?: DenseStore;
 }
 
@@ -54,6 +56,7 @@ export interface IndexContent {
   /** References between `infos` (by position). */
   graph: ProofGraph;
   sparse: Bm25Index;
+  informal: Bm25Index;
   /** Premise vectors (row-major, infos.length × dim), when an encoder was used. */
   dense?: { vectors: Float32Array; dim: number; encoder: EncoderRef };
   sources: string[];
@@ -70,15 +73,10 @@ export async function writeIndexDir(
   onAnnProgress?: (done: number, total: number) => void,
 ): Promise<Manifest> {
   mkdirSync(dir, { recursive: true });
-  const { sparse } = content;
   writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos, content.graph));
-  writeContainer(join(dir, 'sparse.bin'), {
-    ...stringSections('vocab', encodeStrings(sparse.vocab())),
-    offsets: sparse.arrays.offsets,
-    docs: sparse.arrays.docs,
-    weights: sparse.arrays.weights,
-  });
-  const written = ['premises.bin', 'sparse.bin'];
+  writeBm25(join(dir, 'sparse.bin'), content.sparse);
+  writeBm25(join(dir, 'informal.bin'), content.informal);
+  const written = ['premises.bin', 'sparse.bin', 'informal.bin'];
   if (content.dense) {
     const { vectors, dim } = content.dense;
     const q = quantize(vectors, dim);
@@ -129,10 +127,17 @@ function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): st
   return path;
 }
 
-export function readIndexDir(dir: string): IndexParts {
-  const manifest = readManifest(dir);
-  const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
-  const sc = Container.read(checkFile(dir, manifest, 'sparse.bin', false));
+function writeBm25(path: string, index: Bm25Index): void {
+  writeContainer(path, {
+    ...stringSections('vocab', encodeStrings(index.vocab())),
+    offsets: index.arrays.offsets,
+    docs: index.arrays.docs,
+    weights: index.arrays.weights,
+  });
+}
+
+function readBm25(file: string, premises: PremiseTable): Bm25Index {
+  const sc = Container.read(file);
   const vocab = new StringTable({ blob: sc.u8('vocabBlob'), offsets: sc.u32('vocabOffsets'), order: sc.u32('vocabOrder') });
   const offsets = sc.u32('offsets');
   const docs = sc.u32('docs');
@@ -145,12 +150,19 @@ export function readIndexDir(dir: string): IndexParts {
   for (let i = 0; i < docs.length; i++) {
     if (docs[i]! >= premises.size) throw new IndexFileError(sc.file, `posting refers to premise #${docs[i]} of ${premises.size}`);
   }
-  const sparse = new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
+  return new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
+}
+
+export function readIndexDir(dir: string): IndexParts {
+  const manifest = readManifest(dir);
+  const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
+  const sparse = readBm25(checkFile(dir, manifest, 'sparse.bin', false), premises);
+  const informal = readBm25(checkFile(dir, manifest, 'informal.bin', false), premises);
   let dense: DenseStore | undefined;
   if (manifest.encoder) {
     const dc = Container.read(checkFile(dir, manifest, 'dense.bin', false));
     const ann = checkFile(dir, manifest, 'dense.usearch', true);
     dense = AnnDenseStore.open(dc, ann, manifest.encoder.dim, premises.size);
   }
-  return { dir, manifest, premises, sparse, dense };
+  return { dir, manifest, premises, sparse, informal, dense };
 }

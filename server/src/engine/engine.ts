@@ -17,6 +17,8 @@ import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
+import { kindFits, readTextQuery, type TextQuery } from './text-query.js';
+import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
 import type { Reranker } from './rerank.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
 
@@ -26,6 +28,8 @@ const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 const POOL = 200;
 /** Candidates handed to the reranker. */
 const RERANK_TOP = 50;
+/** Text queries: fused candidates whose kind is checked against what the sentence asks for. */
+const KIND_TOP = 100;
 /**
  * In a library-sized corpus, terms in more than this share of premises (`=`, `→`,
  * `ℕ`…) cost the most postings and carry little signal; they are skipped.
@@ -47,6 +51,8 @@ export interface EngineOptions {
   rerankByDefault?: boolean;
   weights?: StyleWeights;
   defaultMode?: Mode;
+  /** English → Lean name parts for text queries (default: the naming-convention seed). */
+  vocabulary?: Vocabulary;
 }
 
 /** A first-stage candidate; its metadata is read from the index only when asked for. */
@@ -95,12 +101,14 @@ export class Engine implements PremiseSearch {
   private readonly overlayVecCache = new Map<string, { key: string; vec: Float32Array }>();
   private listing?: string[];
   private modules?: string[];
+  private readonly vocabulary: Vocabulary;
 
   constructor(
     base: Segment[],
     private readonly opts: EngineOptions = {},
   ) {
     this.base = base;
+    this.vocabulary = opts.vocabulary ?? loadVocabulary();
     for (const s of base) for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
   }
 
@@ -147,7 +155,7 @@ export class Engine implements PremiseSearch {
     opts = { ...opts, rerank: opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) =>
-      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
+      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.informal ?? true, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
     const parsed = queries.map(parseQuery);
     const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
     const out: SearchHit[][] = [];
@@ -174,14 +182,28 @@ export class Engine implements PremiseSearch {
     return texts.map((t) => this.embedCache.get(t)!);
   }
 
-  private sparseWeights(q: ParsedQuery, plain: boolean): Map<string, number> {
+  private sparseWeights(q: ParsedQuery, plain: boolean, extra?: Map<string, number>): Map<string, number> {
     const segs = this.segments;
     const docCount = segs.reduce((n, s) => n + s.table.size, 0);
     const out = new Map<string, number>();
-    for (const [t, w] of weightedTerms(q, plain)) {
+    const qt = weightedTerms(q, plain);
+    for (const [t, w] of extra ?? []) qt.set(t, Math.max(qt.get(t) ?? 0, w));
+    for (const [t, w] of qt) {
       const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
       const common = docCount >= MAX_DF_MIN_CORPUS && df > MAX_DF_RATIO * docCount;
       if (df > 0 && !common) out.set(t, w * idf(df, docCount));
+    }
+    return out;
+  }
+
+  /** IDF-weighted informal-field terms over all segments. */
+  private informalWeights(tq: TextQuery): Map<string, number> {
+    const segs = this.segments;
+    const docCount = segs.reduce((n, s) => n + s.table.size, 0);
+    const out = new Map<string, number>();
+    for (const [t, w] of tq.english) {
+      const df = segs.reduce((n, s) => n + s.informal.df(t), 0);
+      if (df > 0) out.set(t, w * idf(df, docCount));
     }
     return out;
   }
@@ -196,7 +218,10 @@ export class Engine implements PremiseSearch {
     const sparse = mode !== 'dense';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
-    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25) : undefined;
+    // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
+    const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
+    const informal = tq && this.informalWeights(tq);
+    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, tq?.lean) : undefined;
     const pool = Math.max(POOL, k);
     const segs = this.segments;
     const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
@@ -216,6 +241,7 @@ export class Engine implements PremiseSearch {
       if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
       const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
       if (sparse) parts.sparse = seg.acc[id]!;
+      if (informal) parts.informal = seg.informalAcc[id]!;
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts)));
       return c;
@@ -223,6 +249,11 @@ export class Engine implements PremiseSearch {
     const neighbours: Neighbour[] = [];
     segs.forEach((seg, segIndex) => {
       const found: Neighbour[] = [];
+      // both fields are accumulated before any candidate of this segment is scored
+      if (informal) {
+        seg.informalAcc.fill(0);
+        seg.informal.accumulate(informal, seg.informalAcc);
+      }
       if (weights) {
         seg.acc.fill(0);
         seg.sparse.accumulate(weights, seg.acc);
@@ -231,6 +262,7 @@ export class Engine implements PremiseSearch {
           if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
         }
       }
+      if (informal) for (const id of topByScore(seg.informalAcc, seg.deleted, pool)) candidate(seg, segIndex, id);
       if (vec && seg.dense) {
         for (const h of seg.dense.top(vec, pool)) {
           candidate(seg, segIndex, h.id);
@@ -254,16 +286,41 @@ export class Engine implements PremiseSearch {
         }
       }
     }
+    if (tq?.style === 'name') {
+      // a declaration's name asked for by name
+      const loc = this.locate(q.text.trim().replace(/^@/, ''));
+      const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
+      if (c) c.parts.informal = Math.max(...[...cands.values()].map((x) => x.parts.informal ?? 0), 1) * 2;
+    }
     const list = [...cands.values()];
+    const w = (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style !== 'text' ? 'formal' : tq?.style === 'english' ? 'english' : 'text'];
     const fused = fuse(
-      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, local: c.parts.local, uses: c.seg.table.uses[c.id]! })),
+      list.map((c) => ({
+        dense: c.parts.dense,
+        sparse: c.parts.sparse,
+        informal: c.parts.informal,
+        graph: c.parts.graph,
+        local: c.parts.local,
+        uses: c.seg.table.uses[c.id]!,
+      })),
       mode,
       this.maxUses,
-      (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style === 'text' ? 'text' : 'formal'],
+      w,
     );
     list.forEach((c, i) => (c.score = fused[i]!));
     // ties broken by position in the index, so results never depend on set order
-    list.sort((a, b) => b.score - a.score || a.order - b.order);
+    const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
+    list.sort(byScore);
+    if (tq && tq.intent !== 'any' && w.kind) {
+      // the kind is in the metadata read from disk: only the head of the list is checked
+      const head = list.slice(0, KIND_TOP);
+      for (const c of head) {
+        const fits = kindFits(tq.intent, c.info.kind);
+        if (fits !== undefined) c.score += fits ? w.kind : -w.kind;
+      }
+      head.sort(byScore);
+      list.splice(0, head.length, ...head);
+    }
     if (opts.rerank && this.opts.reranker) {
       const top = list.slice(0, RERANK_TOP);
       const scores = await this.opts.reranker.score(q, top);
@@ -271,7 +328,7 @@ export class Engine implements PremiseSearch {
         c.parts.rerank = scores[i]!;
         c.score = scores[i]!;
       });
-      top.sort((a, b) => b.score - a.score || a.order - b.order);
+      top.sort(byScore);
       list.splice(0, top.length, ...top);
     }
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));

@@ -13,6 +13,8 @@ import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
 import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
+import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
+import { defaultVocabFile } from '../paths.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
@@ -23,6 +25,8 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   rerankerDir?: string;
   /** Load the shipped `models/reranker` when no reranker is given (default true). */
   defaultReranker?: boolean;
+  /** English → Lean vocabulary file (default: the shipped models/vocab/en-lean.json; the seed table alone when absent). */
+  vocabFile?: string;
   /** Problems that do not stop the engine, e.g. a shipped reranker that cannot be loaded (default: stderr). */
   onWarning?: (message: string) => void;
 }
@@ -80,6 +84,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts)), { ...opts, encoder, reranker, rerankByDefault: byDefault });
+  const vocabulary = opts.vocabulary ?? loadVocabulary(opts.vocabFile ?? defaultVocabFile());
+  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts)), { ...opts, encoder, reranker, rerankByDefault: byDefault, vocabulary });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -58,12 +58,20 @@ export interface SearchOptions {
    * bonus and join the candidates even when no retriever found them.
    */
   nearby?: string[];
+  /**
+   * Text queries: also search the premises' informal (English) side, and prefer
+   * the kind of declaration the sentence asks for (default true; `false` is the
+   * formal-only baseline that `eval` reports beside it).
+   */
+  informal?: boolean;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
 export interface ScoreParts {
   dense?: number;
   sparse?: number;
+  /** Text queries: BM25 over the premise's informal (English) side. */
+  informal?: number;
   prior?: number;
   /** Hybrid only: votes from the proofs of the theorems nearest the query. */
   graph?: number;

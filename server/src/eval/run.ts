@@ -16,6 +16,10 @@ export interface EvalReport {
   dataset: string;
   mode: EvalMode;
   rerank: boolean;
+  /** Whether text queries also searched the informal (English) side of the premises. */
+  informal: boolean;
+  /** The same queries with the informal side off (text datasets in hybrid mode, for comparison). */
+  withoutInformal?: { metrics: Metrics; byStyle: EvalReport['byStyle'] };
   /** Gold premises (groups) in the dataset, and how many the index resolves. */
   total: number;
   resolved: number;
@@ -31,8 +35,9 @@ export async function runEval(
   queries: EvalQuery[],
   mode: EvalMode,
   rerank = false,
+  informal = true,
 ): Promise<EvalReport> {
-  const search = mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode };
+  const search = { ...(mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode }), informal };
   let total = 0;
   let resolved = 0;
   const scored: { q: EvalQuery; gold: string[][] }[] = [];
@@ -57,6 +62,7 @@ export async function runEval(
     dataset,
     mode,
     rerank,
+    informal,
     total,
     resolved,
     queries: queries.length,
@@ -101,5 +107,9 @@ export function formatEval(r: EvalReport): string {
     `  all            ${fmt(r.metrics)}`,
   ];
   for (const [s, v] of Object.entries(r.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
+  if (r.withoutInformal) {
+    lines.push(`  without the informal side:`, `  all            ${fmt(r.withoutInformal.metrics)}`);
+    for (const [s, v] of Object.entries(r.withoutInformal.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
+  }
   return lines.join('\n');
 }

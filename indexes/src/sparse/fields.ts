@@ -1,0 +1,19 @@
+/**
+ * The two BM25 fields of a set of premises: the formal one (identifier parts and
+ * symbols of name, hypotheses, conclusion, docstring) and the informal one
+ * (English words of the premise's informal side). Built the same way for an
+ * index directory and for the engine's in-memory overlay.
+ */
+import { informalText, sparseText } from '../premise-text.js';
+import { englishTerms } from '../informal/english.js';
+import { Bm25Index } from './bm25.js';
+import { terms } from './terms.js';
+
+type Textual = Parameters<typeof informalText>[0];
+
+export function buildSparseFields(premises: readonly Textual[]): { sparse: Bm25Index; informal: Bm25Index } {
+  return {
+    sparse: Bm25Index.build(premises.map((p) => terms(sparseText(p)))),
+    informal: Bm25Index.build(premises.map((p) => englishTerms(informalText(p)))),
+  };
+}
