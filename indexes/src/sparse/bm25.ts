@@ -74,7 +74,8 @@ export class Bm25Index {
     }
   }
 
-  static build(docTerms: string[][]): Bm25Index {
+  /** `b`: length normalisation (0 none, 1 full); short fields with long outliers want less. */
+  static build(docTerms: string[][], b = B): Bm25Index {
     const termIds = new Map<string, number>();
     const vocab: string[] = [];
     const perTerm: number[][] = []; // flattened [doc, tf, doc, tf, …]
@@ -112,7 +113,7 @@ export class Bm25Index {
         const doc = p[i]!;
         const tf = p[i + 1]!;
         docs[k] = doc;
-        weights[k] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dls[doc]!) / avgdl));
+        weights[k] = (tf * (K1 + 1)) / (tf + K1 * (1 - b + (b * dls[doc]!) / avgdl));
         k++;
       }
     }

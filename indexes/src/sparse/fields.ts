@@ -9,11 +9,14 @@ import { englishTerms } from '../informal/english.js';
 import { Bm25Index } from './bm25.js';
 import { terms } from './terms.js';
 
+/** Docstrings vary from a phrase to pages: the informal field normalises length less than BM25's usual 0.75. */
+const INFORMAL_B = Number(process.env.PLSP_INFORMAL_B ?? 0.3);
+
 type Textual = Parameters<typeof informalText>[0];
 
 export function buildSparseFields(premises: readonly Textual[]): { sparse: Bm25Index; informal: Bm25Index } {
   return {
     sparse: Bm25Index.build(premises.map((p) => terms(sparseText(p)))),
-    informal: Bm25Index.build(premises.map((p) => englishTerms(informalText(p)))),
+    informal: Bm25Index.build(premises.map((p) => englishTerms(informalText(p))), INFORMAL_B),
   };
 }
