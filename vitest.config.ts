@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests never need ../shared, the network, Lean or Isabelle: the few that use
+// ../shared skip with a printed reason when it is absent.
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

@@ -1,7 +1,7 @@
-;;; premise-lsp.el --- Premise selection for Lean 4 and Isabelle through Eglot  -*- lexical-binding: t; -*-
+;;; premise-lsp.el --- Premise selection for Lean 4 and Isabelle through Eglot or lsp-mode  -*- lexical-binding: t; -*-
 
-;; Version: 0.1.0
-;; Package-Requires: ((emacs "27.1") (eglot "1.9"))
+;; Version: 0.2.0
+;; Package-Requires: ((emacs "27.1"))
 ;; Keywords: languages, tools
 ;; SPDX-License-Identifier: Apache-2.0
 
@@ -23,13 +23,26 @@
 ;; text is empty; pick a result, its name is inserted), `premise-lsp-insert'
 ;; (pick one of premise-lsp's "Insert premise" code actions and apply it),
 ;; `premise-lsp-send-settings' (push the settings to a running server).
+;; They work with Eglot (registered here once Eglot is loaded) and with
+;; lsp-mode (see premise-lsp-lsp.el: premise-lsp in front of lean4-mode's or
+;; isabelle-emacs's server, or as an add-on server beside them).
 
 ;;; Code:
 
 (require 'cl-lib)
 (require 'subr-x)
-(require 'eglot)
-(require 'jsonrpc)
+
+(declare-function eglot-current-server "eglot")
+(declare-function eglot-code-actions "eglot")
+(declare-function eglot-execute "eglot")
+(declare-function eglot-execute-command "eglot")
+(declare-function eglot--apply-workspace-edit "eglot")
+(declare-function eglot--TextDocumentPositionParams "eglot")
+(declare-function eglot--TextDocumentIdentifier "eglot")
+(declare-function eglot--signal-textDocument/didChange "eglot")
+(declare-function jsonrpc-request "jsonrpc")
+(declare-function jsonrpc-notify "jsonrpc")
+(defvar eglot-server-programs)
 
 (defgroup premise-lsp nil
   "Premise selection language server."
@@ -144,6 +157,7 @@ For example (:k 10 :mode \"bm25\" :codeActions (:max 3))."
 ;;;###autoload
 (defun premise-lsp-register ()
   "Add premise-lsp to `eglot-server-programs' (first, so it wins)."
+  (require 'eglot)
   (dolist (entry `(((,@(mapcar (lambda (m) (list m :language-id "lean4")) premise-lsp-lean-modes))
                     . premise-lsp--contact)
                    ((,@(mapcar (lambda (m) (list m :language-id "isabelle")) premise-lsp-isabelle-modes))
@@ -152,42 +166,75 @@ For example (:k 10 :mode \"bm25\" :codeActions (:max 3))."
     (setq eglot-server-programs
           (cons entry (cl-remove (car entry) eglot-server-programs :key #'car :test #'equal)))))
 
-(premise-lsp-register)
+(with-eval-after-load 'eglot (premise-lsp-register))
 (premise-lsp--plain-mode-fallback)
 
-;;;; Talking to the server
+;;;; Talking to the server: one backend per LSP client (Eglot, lsp-mode)
 
-(defun premise-lsp--server ()
-  "The Eglot server of this buffer, or an error."
-  (or (eglot-current-server)
-      (user-error "premise-lsp: no Eglot server in this buffer (M-x eglot)")))
+;; A backend is a plist of functions for the current buffer:
+;;   :request (METHOD PARAMS) -> the result as plists (JSON objects) and vectors
+;;   :notify (METHOD PARAMS)
+;;   :document () -> (:uri URI :position POSITION) of point, changes sent
+;;   :code-actions () -> premise-lsp's code actions at point, as (TITLE . ACTION)
+;;   :execute (ACTION) -> apply ACTION (its edit, then its command)
+(defvar premise-lsp-backend-functions (list #'premise-lsp--eglot-backend)
+  "Functions returning the backend plist of the current buffer, or nil.
+The first non-nil answer is used; premise-lsp-lsp.el adds lsp-mode's.")
+
+(defun premise-lsp--backend ()
+  "The backend talking to premise-lsp in this buffer, or an error."
+  (or (run-hook-with-args-until-success 'premise-lsp-backend-functions)
+      (user-error "premise-lsp: no premise-lsp server in this buffer (M-x eglot, or lsp-mode with premise-lsp-lsp)")))
+
+(defun premise-lsp--call (op &rest args)
+  "Call OP of this buffer's backend with ARGS."
+  (apply (plist-get (premise-lsp--backend) op) args))
+
+(defun premise-lsp--insert-action-p (title)
+  "Is TITLE one of premise-lsp's \"Insert premise\" code actions?"
+  (and (stringp title) (string-match-p premise-lsp--insert-title-re title)))
+
+;;;;; Eglot
+
+(defun premise-lsp--eglot-backend ()
+  "The Eglot backend, when Eglot manages this buffer."
+  (when (and (fboundp 'eglot-current-server) (eglot-current-server))
+    (let ((server (eglot-current-server)))
+      (list :request (lambda (method params) (jsonrpc-request server (intern (concat ":" method)) params))
+            :notify (lambda (method params) (jsonrpc-notify server (intern (concat ":" method)) params))
+            :document (lambda ()
+                        (premise-lsp--sync)
+                        (list :uri (plist-get (eglot--TextDocumentIdentifier) :uri)
+                              :position (plist-get (eglot--TextDocumentPositionParams) :position)))
+            :code-actions (lambda ()
+                            (premise-lsp--sync)
+                            (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
+                                     when (premise-lsp--insert-action-p (plist-get a :title))
+                                     collect (cons (plist-get a :title) a)))
+            :execute (lambda (action) (premise-lsp--execute-action server action))))))
 
 (defun premise-lsp--sync ()
   "Send pending buffer changes before a request that depends on them."
   (when (fboundp 'eglot--signal-textDocument/didChange)
     (eglot--signal-textDocument/didChange)))
 
-(defun premise-lsp--position ()
-  "LSP position of point."
-  (plist-get (eglot--TextDocumentPositionParams) :position))
+;;;;; Requests
 
-(defun premise-lsp-send-settings (&optional server)
-  "Send the current settings to SERVER with workspace/didChangeConfiguration."
+(defun premise-lsp-send-settings ()
+  "Send the current settings to the server with workspace/didChangeConfiguration."
   (interactive)
-  (jsonrpc-notify (or server (premise-lsp--server)) :workspace/didChangeConfiguration
-                  (list :settings (list :premise-lsp (premise-lsp-settings)))))
+  (premise-lsp--call :notify "workspace/didChangeConfiguration"
+                     (list :settings (list :premise-lsp (premise-lsp-settings)))))
 
 (defun premise-lsp-search-results (query)
   "Run `premise-lsp.search' for QUERY (empty or nil: the goal at point).
 Returns the result plist (:query :source :results [...])."
-  (let* ((server (premise-lsp--server))
+  (let* ((backend (premise-lsp--backend))
          (arg (if (and query (string-match-p "[^[:space:]]" query))
                   (list :query query)
-                (premise-lsp--sync)
-                (list :uri (plist-get (eglot--TextDocumentIdentifier) :uri)
-                      :position (premise-lsp--position)))))
-    (jsonrpc-request server :workspace/executeCommand
-                     (list :command premise-lsp-search-command :arguments (vector arg)))))
+                (funcall (plist-get backend :document)))))
+    (funcall (plist-get backend :request) "workspace/executeCommand"
+             (list :command premise-lsp-search-command :arguments (vector arg)))))
 
 (defun premise-lsp--candidate (hit)
   "Display string of a search HIT."
@@ -222,13 +269,8 @@ With an empty QUERY, search for the goal (or declaration) at point."
           choice)))))
 
 (defun premise-lsp-code-actions ()
-  "premise-lsp's \"Insert premise\" code actions at point."
-  (premise-lsp--sync)
-  (cl-remove-if-not
-   (lambda (a)
-     (and (stringp (plist-get a :title))
-          (string-match-p premise-lsp--insert-title-re (plist-get a :title))))
-   (append (eglot-code-actions (point) nil "quickfix") nil)))
+  "premise-lsp's \"Insert premise\" code actions at point, as (TITLE . ACTION)."
+  (premise-lsp--call :code-actions))
 
 (defun premise-lsp--execute-action (server action)
   "Apply code ACTION from SERVER (its edit, then its command)."
@@ -249,12 +291,12 @@ With an empty QUERY, search for the goal (or declaration) at point."
 (defun premise-lsp-insert ()
   "Pick one of premise-lsp's \"Insert premise\" code actions and apply it."
   (interactive)
-  (let* ((server (premise-lsp--server))
-         (actions (premise-lsp-code-actions)))
+  (let* ((backend (premise-lsp--backend))
+         (actions (funcall (plist-get backend :code-actions))))
     (if (null actions)
         (progn (message "premise-lsp: no premise to insert here") nil)
       (let* ((items (mapcar (lambda (a)
-                              (cons (replace-regexp-in-string "\\`Insert premise: " "" (plist-get a :title)) a))
+                              (cons (replace-regexp-in-string "\\`Insert premise: " "" (car a)) (cdr a)))
                             actions))
              (default (caar items))
              (table (lambda (string pred action)
@@ -264,7 +306,7 @@ With an empty QUERY, search for the goal (or declaration) at point."
              (choice (completing-read (format "Insert premise (%s): " default) table nil t nil nil default))
              (action (cdr (assoc choice items))))
         (when action
-          (premise-lsp--execute-action server action)
+          (funcall (plist-get backend :execute) action)
           choice)))))
 
 (provide 'premise-lsp)

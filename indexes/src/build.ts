@@ -6,23 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Encoder } from '../../models/src/encoder.js';
-import { extractIsabelle } from './extract/isabelle.js';
-import { extractLean } from './extract/lean.js';
+import { extractSource } from './extract/extract.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
-import { addContext } from './informal/context.js';
 import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { buildSparseFields } from './sparse/fields.js';
 import { writeIndexDir, type Manifest } from './store/index-dir.js';
+import type { OnProgress } from './progress.js';
 
-export interface Progress {
-  phase: 'extract' | 'embed' | 'ann' | 'write';
-  done: number;
-  total: number;
-}
-export type OnProgress = (p: Progress) => void;
+export type { OnProgress, Progress } from './progress.js';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -40,8 +34,7 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`] };
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`] };
-  const r = f.lang === 'lean' ? extractLean(text, f.rel, f.module) : extractIsabelle(text, f.rel, f.module);
-  addContext(r.decls, text, f.lang);
+  const r = extractSource(text, f);
   return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
 }
 

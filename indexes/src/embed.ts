@@ -1,6 +1,6 @@
 /** Premise embedding with the fine-grained similarity's two parts. */
 import type { Encoder } from '../../models/src/encoder.js';
-import type { OnProgress } from './build.js';
+import type { OnProgress } from './progress.js';
 import { denseArgsText, denseGoalText } from './premise-text.js';
 import type { PremiseInfo } from './store/premises.js';
 

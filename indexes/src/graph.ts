@@ -5,7 +5,7 @@
  * theorems nearest a query vote for the premises their proofs use).
  */
 import type { PremiseRecord } from './extract/record.js';
-import { toInfo, type PremiseInfo } from './store/premises.js';
+import { toInfo, type PremiseInfo } from './premise-info.js';
 
 /** References of each premise as ids of the same list, in compressed rows: refs of i are targets[offsets[i]..offsets[i+1]). */
 export interface ProofGraph {

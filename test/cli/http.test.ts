@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,23 @@ describe('LeanHammer premise selection API', () => {
     expect(all.map((h) => h.name)).toContain('Sample.mul_comm');
   });
 
+  it("keeps a caller's new premises to its own request", async () => {
+    const state = '⊢ Eq (HMul.hMul a b) (HMul.hMul b a)';
+    const names = (body: unknown) => (body as { name: string }[]).map((h) => h.name);
+    const plain = { state, k: 10 }; // caller B, lean-lsp-mcp style: no local_premises, no new premises
+    const before = (await retrieve(plain)).body;
+    const mine = (i: number) => ({ state, k: 10, new_premises: [{ name: `Mine.mul_swap${i}`, decl: `theorem Mine.mul_swap${i} (a b : M) : Eq (HMul.hMul a b) (HMul.hMul b a)` }] });
+    expect(names((await retrieve(mine(0))).body)).toContain('Mine.mul_swap0');
+    expect((await retrieve(plain)).body).toEqual(before);
+    // callers A and B at once: B never sees A's premises, A sees only its own
+    const runs = await Promise.all(Array.from({ length: 24 }, (_, i) => retrieve(i % 2 ? plain : mine(i)).then((r) => ({ i, r }))));
+    for (const { i, r } of runs) {
+      expect(r.status).toBe(200);
+      if (i % 2) expect(r.body).toEqual(before);
+      else expect(names(r.body).filter((n) => n.startsWith('Mine.'))).toEqual([`Mine.mul_swap${i}`]);
+    }
+  });
+
   it('says what is wrong with a bad request, and keeps serving', async () => {
     expect(await retrieve('{not json')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not JSON/) } });
     expect(await retrieve({ k: 3 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/state is required/) } });
@@ -86,6 +104,58 @@ describe('LeanHammer premise selection API', () => {
     expect(await retrieve({ state: '⊢ x', new_premises: four })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/more than \/max-new-premises \(3\)/) } });
     expect(await get('/retrieve')).toMatchObject({ status: 405 });
     expect(await get('/nope')).toMatchObject({ status: 404 });
+    expect((await get('/max-new-premises')).status).toBe(200);
+  });
+
+  it('answers a body over 16 MiB with 413, whether sized or streamed, and reads one under it', async () => {
+    const MiB = 2 ** 20;
+    const body = (bytes: number) => JSON.stringify({ state: '⊢ a * b = b * a', k: 1, pad: ' '.repeat(bytes) });
+    const post = (b: BodyInit) => fetch(`${base}/retrieve`, { method: 'POST', body: b, duplex: 'half' } as RequestInit);
+    const sized = await post(body(17 * MiB));
+    expect(sized.status).toBe(413);
+    expect(((await sized.json()) as { error: string }).error).toMatch(/over 16777216 bytes \(16 MiB\)/);
+    // no Content-Length (chunked): refused once past the limit, the rest read and discarded
+    let left = 17 * MiB;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (left <= 0) return c.close();
+        c.enqueue(new Uint8Array(64 * 1024).fill(32));
+        left -= 64 * 1024;
+      },
+    });
+    expect((await post(stream)).status).toBe(413);
+    const under = await post(body(15 * MiB));
+    expect(under.status).toBe(200);
+    expect(await under.json()).toHaveLength(1);
+  });
+
+  it('works on 4 requests at once with 64 waiting, and refuses the next with 503 and Retry-After', async () => {
+    const { hostname, port } = new URL(base);
+    const body = JSON.stringify({ state: '⊢ a * b = b * a', k: 1 });
+    // Expect: 100-continue: the server answers "100 Continue" when it has taken the request in
+    // (and decided whether it runs, waits or is refused), before the body is sent
+    const clients = Array.from({ length: 4 + 64 + 1 }, () => {
+      const sock = connect(Number(port), hostname);
+      let text = '';
+      sock.setEncoding('utf8');
+      sock.on('error', () => undefined);
+      const continued = new Promise<void>((res) => sock.on('data', (d: string) => (text += d).includes('100 Continue') && res()));
+      const closed = new Promise<string>((res) => sock.on('close', () => res(text)));
+      sock.write(
+        `POST /retrieve HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          'Expect: 100-continue\r\nConnection: close\r\n\r\n',
+      );
+      return { sock, continued, closed };
+    });
+    await Promise.all(clients.map((c) => c.continued));
+    for (const c of clients) c.sock.write(body);
+    const replies = await Promise.all(clients.map((c) => c.closed));
+    const status = (r: string) => /HTTP\/1\.1 (\d{3}) (?!Continue)/.exec(r)?.[1];
+    const refused = replies.filter((r) => status(r) === '503');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(refused[0]).toMatch(/"error":"busy: 4 requests in progress and 64 waiting/);
+    expect(replies.filter((r) => status(r) === '200')).toHaveLength(4 + 64);
     expect((await get('/max-new-premises')).status).toBe(200);
   });
 });

@@ -5,7 +5,8 @@
  * :PremiseInsert, :PremiseSearch and :PremiseSearch! and writes what the editor
  * did to a JSON file read here.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run } from './util.js';
@@ -42,6 +43,8 @@ describe.skipIf(skip !== undefined)('neovim client (headless nvim)', () => {
   });
 
   it('offers premises in the omnifunc completion menu after "rw ["', () => {
+    // the plugin's setup made <C-x><C-o> work: Neovim 0.7 leaves omnifunc empty
+    expect(out.omnifunc).toBe('v:lua.vim.lsp.omnifunc');
     expect(out.steps.completion).toBe('ok');
     // standalone: the query is add_comm_demo's statement, so Nat.add_comm ranks first
     expect(out.completion[0]).toBe('Nat.add_comm');
@@ -71,5 +74,67 @@ describe.skipIf(skip !== undefined)('neovim client (headless nvim)', () => {
 
   it('leaves the file on disk untouched (edits are buffer edits)', () => {
     expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), 'utf8'));
+  });
+});
+
+describe.skipIf(skip !== undefined)('neovim client: the Neovim >= 0.11 path (vim.lsp.config/enable stubbed in headless nvim)', () => {
+  let out: any;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'premise-lsp-nvim011-'));
+    writeFileSync(join(dir, 'lakefile.lean'), '');
+    mkdirSync(join(dir, 'Sub'));
+    const file = join(dir, 'Sub', 'Complete.lean');
+    copyFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), file);
+    const outPath = join(dir, 'nvim-out.json');
+    const proc = await run(
+      'nvim',
+      ['--headless', '--clean', '--cmd', `set rtp^=${join(ROOT, 'clients/nvim')}`, '-S', join(ROOT, 'test/clients/nvim/api011.lua'), file],
+      { env: { PREMISE_LSP_OUT: outPath }, timeoutMs: 20_000 },
+    );
+    const diag = `nvim exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\nstderr:\n${proc.stderr.slice(-2000)}`;
+    if (!existsSync(outPath)) throw new Error(`nvim wrote no result\n${diag}`);
+    out = JSON.parse(readFileSync(outPath, 'utf8'));
+    if (out.error) throw new Error(`nvim test script failed: ${out.error}\n${diag}`);
+  }, 30_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hands its config to vim.lsp.config and enables it, instead of starting clients itself', () => {
+    expect(out.enabled).toEqual(['premise-lsp']);
+    expect(out.started_by_plugin).toEqual([]);
+    expect(out.autocmds).toBe(0);
+    expect(out.filetypes).toEqual(['lean', 'isabelle']);
+    expect(out.init_options).toEqual({ 'premise-lsp': { k: 7, index: '/idx/mathlib' } });
+    expect(out.settings).toEqual(out.init_options);
+  });
+
+  it('finds the Lake root and starts premise-lsp --lean ROOT in it (a cmd function, like lean.nvim\'s leanls)', () => {
+    expect(out.cmd_type).toBe('function');
+    expect(realpathSync(out.root_dir)).toBe(realpathSync(dir));
+    expect(out.rpc_starts).toHaveLength(1);
+    expect(out.rpc_starts[0].cmd).toEqual(['premise-lsp', 'serve', '--stdio', '--lean', out.root_dir]);
+    expect(out.rpc_starts[0].cwd).toBe(out.root_dir);
+    expect(out.standalone_cmd).toEqual(['premise-lsp', 'serve', '--stdio']);
+  });
+
+  it('lean.nvim in front: lean_cmd() for vim.lsp.config(\'leanls\') starts premise-lsp --lean ROOT; its client is found by the commands', () => {
+    expect(out.leanls_start).toMatchObject({ cmd: ['node', 'cli.js', 'serve', '--stdio', '--lean', '/proj/root'], cwd: '/proj/root' });
+    expect(out.leanls_is_premise).toBe(true);
+    expect(out.plain_leanls_is_premise).toBe(false);
+  });
+
+  it('on attach: sets omnifunc when empty, enables vim.lsp.completion with autotrigger, calls the user on_attach', () => {
+    expect(out.omnifunc_before).toBe('');
+    expect(out.omnifunc_after).toBe('v:lua.vim.lsp.omnifunc');
+    expect(out.completion_calls[0]).toMatchObject({ on: true, client_id: 42, autotrigger: true });
+    expect(out.user_attached).toHaveLength(2);
+    expect(out.user_omnifunc_kept).toBe('syntaxcomplete#Complete');
+    // completion = false (nvim-cmp users): neither
+    expect(out.completion_false_omnifunc).toBe('');
+    expect(out.completion_calls_after_false).toBe(2);
   });
 });

@@ -1,18 +1,25 @@
 #!/usr/bin/env node
-// A fake `lean --server` reproducing the behaviour in /work/shared/PROTOCOLS.md:
-// Lean capabilities, `client/registerCapability` id "register_lean_watcher" after
-// `initialized`, `$/lean/fileProgress` (processing, then `processing: []`),
-// `$/lean/plainGoal` (−32801 while the file is still being elaborated; goals read
-// from `-- goal:` annotations; optional delay), `$/lean/plainTermGoal`, completion
-// items whose `data` is an array and whose resolve fails on any other data,
-// "Try this" code actions with resolve, hover, `workspace/semanticTokens/refresh`.
+// A fake `lean --server` reproducing /work/shared/PROTOCOLS.md, its shapes checked
+// against the real server's recordings (see test/doubles/README.md for which
+// recording or source file each one comes from): Lean capabilities,
+// `client/registerCapability` id "register_lean_watcher" after `initialized`,
+// `$/lean/fileProgress` (the unprocessed rest of the file, shrinking, then
+// `processing: []`; kind 2 and never `[]` after a fatal error), `$/lean/plainGoal`
+// (waits until elaboration is done; −32801 "File changed." when the document is
+// edited while it waits; −32800 on `$/cancelRequest`; goals read from `-- goal:`
+// annotations), `$/lean/plainTermGoal` (`⊢ T` with the term's range), completion
+// items with sortText "0","1",… and `data` = [module, line, character, cPos, "c<decl>"]
+// whose resolve fails on any other data, eager "Try this" code actions (edit + data),
+// markdown hovers, diagnostics with `fullRange`, `workspace/semanticTokens/refresh`.
 //
 // Annotations in document text (on indented proof lines):
 //   -- goal: a b : ℕ\n⊢ a + b = b + a     (literal \n; `-- goals: G1 ||| G2` for several)
 //   -- nogoals                           (closed proof)
-//   -- termgoal: ℕ                       (plainGoal null, plainTermGoal answers)
+//   -- termgoal: ℕ                       (plainGoal null; plainTermGoal answers `⊢ ℕ`, hyps allowed: `h : p\n⊢ ℕ`)
 //   -- goal-delay-ms: 200                (delay plainGoal replies in this document)
 //   -- elab-ms: 100                      (elaboration time after each change)
+//   -- fatal                             (elaboration ends in a fatal error: progress kind 2, never [])
+//   sorry                                (a warning diagnostic "declaration uses 'sorry'" on that line)
 //   -- refresh                           (send workspace/semanticTokens/refresh after elaboration)
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE.
@@ -22,26 +29,50 @@ import { annotationAbove, Docs, listen, notify, reply, replyError, request, word
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)
 let hung = false;
+let shutDown = false;
 let serverReqId = 0;
 const DECL = /^\S/;
+const TRY_THIS = '_private.Lean.Meta.Tactic.TryThis.0.Lean.Meta.Tactic.TryThis.tryThisProvider';
 
+// As the watchdog's mkLeanServerCapabilities has them (no `experimental` field).
 const CAPABILITIES = {
-  textDocumentSync: { openClose: true, change: 2, save: { includeText: true } },
+  textDocumentSync: { openClose: true, change: 2, willSave: false, willSaveWaitUntil: false, save: { includeText: true } },
   completionProvider: { triggerCharacters: ['.'], resolveProvider: true },
   hoverProvider: true,
-  definitionProvider: true,
   declarationProvider: true,
+  definitionProvider: true,
   typeDefinitionProvider: true,
   referencesProvider: true,
+  callHierarchyProvider: true,
+  renameProvider: { prepareProvider: true },
+  workspaceSymbolProvider: true,
   documentHighlightProvider: true,
   documentSymbolProvider: true,
-  workspaceSymbolProvider: true,
   foldingRangeProvider: true,
-  codeActionProvider: { resolveProvider: true },
-  inlayHintProvider: {},
   semanticTokensProvider: { legend: { tokenTypes: ['keyword', 'variable'], tokenModifiers: [] }, full: true, range: true },
-  experimental: { rpcProvider: { highlightMatchesProvider: {} } },
+  codeActionProvider: { resolveProvider: true, codeActionKinds: ['quickfix', 'refactor', 'source.organizeImports'] },
+  inlayHintProvider: { resolveProvider: false },
 };
+
+const pos = (line, character) => ({ line, character });
+
+/** Real Lean reports the not-yet-processed rest of the file: from where it is to the end. */
+function progress(d, uri, version, fromLine, kind = 1) {
+  const lines = d.text.split('\n');
+  const end = pos(lines.length - 1, lines[lines.length - 1].length);
+  notify('$/lean/fileProgress', { textDocument: { uri, version }, processing: [{ range: { start: pos(fromLine, 0), end }, kind }] });
+}
+
+function diagnostics(d) {
+  const out = [];
+  d.text.split('\n').forEach((l, i) => {
+    const at = l.indexOf('sorry');
+    if (at < 0 || l.trimStart().startsWith('--')) return;
+    const range = { start: pos(i, at), end: pos(i, at + 5) };
+    out.push({ source: 'Lean 4', severity: 2, range, fullRange: range, message: "declaration uses 'sorry'" });
+  });
+  return out;
+}
 
 function elaborate(uri) {
   const d = docs.get(uri);
@@ -49,16 +80,36 @@ function elaborate(uri) {
   const lines = d.text.split('\n').length;
   d.processing = true;
   const version = d.version;
-  notify('$/lean/fileProgress', { textDocument: { uri, version }, processing: [{ range: { start: { line: 0, character: 0 }, end: { line: lines, character: 0 } }, kind: 1 }] });
+  progress(d, uri, version, 0);
   const ms = Number(/-- elab-ms: (\d+)/.exec(d.text)?.[1] ?? process.env.FAKE_ELAB_MS ?? 20);
   clearTimeout(d.timer);
+  clearTimeout(d.midTimer);
+  d.midTimer = setTimeout(() => {
+    if (!hung && docs.get(uri) === d && d.version === version && d.processing) progress(d, uri, version, Math.floor(lines / 2));
+  }, ms / 2);
   d.timer = setTimeout(() => {
     if (hung || docs.get(uri) !== d || d.version !== version) return;
     d.processing = false;
-    notify('$/lean/fileProgress', { textDocument: { uri, version }, processing: [] });
-    notify('textDocument/publishDiagnostics', { uri, version, diagnostics: [] });
+    if (d.text.includes('-- fatal')) progress(d, uri, version, 0, 2);
+    else notify('$/lean/fileProgress', { textDocument: { uri, version }, processing: [] });
+    notify('textDocument/publishDiagnostics', { uri, version, diagnostics: diagnostics(d) });
     if (d.text.includes('-- refresh')) request(serverReqId++, 'workspace/semanticTokens/refresh', null);
+    for (const w of d.waiting ?? []) {
+      const run = w.onDone;
+      w.onDone = undefined;
+      run?.();
+    }
   }, ms);
+}
+
+/** An edit cancels what waits for the old version: −32801 "File changed." */
+function fileChanged(d) {
+  const waiting = d.waiting ?? [];
+  d.waiting = [];
+  for (const w of waiting) {
+    w.cancel?.();
+    replyError(w.id, -32801, 'File changed.');
+  }
 }
 
 function goalReply(d, pos) {
@@ -99,75 +150,115 @@ listen((msg) => {
         writeFileSync(process.env.FAKE_CRASH_ON_INIT_ONCE, 'crashed');
         process.exit(5);
       }
-      return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.2.0' } }));
+      return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.3.0' } }));
     case 'initialized':
       return request('register_lean_watcher', 'client/registerCapability', {
-        registrations: [{ id: 'register_lean_watcher', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers: [{ globPattern: '**/*.lean' }] } }],
+        registrations: [{ id: 'lean_watcher', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers: [{ globPattern: '**/*.lean' }, { globPattern: '**/*.ilean' }] } }],
       });
     case 'textDocument/didOpen':
       docs.open(params);
       return elaborate(params.textDocument.uri);
-    case 'textDocument/didChange':
-      docs.change(params);
+    case 'textDocument/didChange': {
+      const changed = docs.change(params);
+      if (changed) fileChanged(changed);
       return elaborate(params.textDocument.uri);
+    }
     case 'textDocument/didClose':
       return docs.close(params);
     case '$/cancelRequest': {
       const key = JSON.stringify(params.id);
-      const t = pending.get(key);
-      if (t) {
-        clearTimeout(t);
+      if (pending.has(key)) {
+        clearTimeout(pending.get(key));
         pending.delete(key);
-        replyError(params.id, -32800, 'Request cancelled');
+        for (const doc of docs.map.values()) doc.waiting = (doc.waiting ?? []).filter((w) => JSON.stringify(w.id) !== key);
+        replyError(params.id, -32800, '');
       }
       return;
     }
     case 'shutdown':
+      shutDown = true;
       return reply(id, null);
     case 'exit':
       return process.exit(0);
   }
   if (!isRequest) return; // other notifications are ignored
+  if (shutDown) return replyError(id, -32600, "Request received after 'shutdown' request.");
   switch (method) {
     case '$/lean/plainGoal': {
       if (!d) return replyError(id, -32602, `Cannot process request to closed file '${params.textDocument.uri}'`);
       if (checkTriggers(d, params.position)) return;
-      if (d.processing) return replyError(id, -32801, 'File changed.');
+      // Lean answers once elaboration has reached the position (here: when it is done);
+      // an edit before the reply gives −32801 "File changed.", `$/cancelRequest` −32800.
       const delay = Number(/-- goal-delay-ms: (\d+)/.exec(d.text)?.[1] ?? 0);
-      return later(id, delay, () => reply(id, goalReply(d, params.position)));
+      const key = JSON.stringify(id);
+      const entry = { id };
+      (d.waiting ??= []).push(entry);
+      const finish = () => {
+        d.waiting = (d.waiting ?? []).filter((w) => w !== entry);
+        pending.delete(key);
+        if (!hung) reply(id, goalReply(d, params.position));
+      };
+      const afterElab = () => (delay ? pending.set(key, setTimeout(finish, delay)) : finish());
+      entry.cancel = () => {
+        clearTimeout(pending.get(key));
+        pending.delete(key);
+      };
+      if (!d.processing) return afterElab();
+      entry.onDone = afterElab;
+      pending.set(key, undefined);
+      return;
     }
     case '$/lean/plainTermGoal': {
       if (!d) return replyError(id, -32602, 'closed file');
       const m = annotationAbove(d.text, params.position.line, /-- termgoal:\s*(.*)$/, DECL);
-      return reply(id, m ? { goal: m[1], range: { start: params.position, end: params.position } } : null);
+      if (!m) return reply(id, null);
+      // the goal carries the hypotheses and `⊢ `; the range is the term's, not the cursor's
+      const goal = m[1].replace(/\\n/g, '\n');
+      const w = wordAt(d.text, params.position);
+      const range = w ? { start: pos(params.position.line, w.start), end: pos(params.position.line, w.end) } : { start: params.position, end: params.position };
+      return reply(id, { range, goal: goal.includes('⊢') ? goal : '⊢ ' + goal });
     }
     case 'textDocument/completion': {
       if (d && checkTriggers(d, params.position)) return;
       const { uri } = params.textDocument;
       const { line, character } = params.position;
-      const items = ['Nat.succ', 'Nat.zero', 'Nat.rec'].map((label, i) => ({ label, kind: 3, sortText: String(i).padStart(3, '0'), data: [uri, line, character, i] }));
+      // data: [module name («external:<uri>» outside a package), line, character, cPos, "c<declaration>"];
+      // sortText: the index, zero-padded to the width of the last one
+      const labels = ['Nat.succ', 'Nat.zero', 'Nat.rec'];
+      const width = String(labels.length - 1).length;
+      const items = labels.map((label, i) => ({ label, kind: 3, sortText: String(i).padStart(width, '0'), data: [`«external:${uri}»`, line, character, 0, 'c' + label] }));
       return reply(id, { isIncomplete: false, items });
     }
     case 'completionItem/resolve': {
       const data = params?.data;
-      if (!Array.isArray(data) || typeof data[0] !== 'string') return replyError(id, -32602, 'Cannot parse request params: expected completion item data [uri, line, character, …]');
+      if (!Array.isArray(data) || data.length < 3 || typeof data[0] !== 'string' || typeof data[1] !== 'number' || typeof data[2] !== 'number') {
+        return replyError(id, -32602, 'Cannot parse request params: expected completion item data [module, line, character, …]');
+      }
       return reply(id, { ...params, detail: `resolved by fake lean (${params.label})` });
     }
-    case 'textDocument/codeAction':
+    case 'textDocument/codeAction': {
       if (d && checkTriggers(d, params.range.start)) return;
-      return reply(id, [{ title: 'Try this: simp', kind: 'quickfix', isPreferred: true, data: { params, providerName: 'Lean.CodeAction.tryThis', providerResultIndex: 0 } }]);
+      // "Try this" actions are eager (the edit is there at once); every action carries data
+      const uri = params.textDocument.uri;
+      const edit = { documentChanges: [{ textDocument: { version: d?.version ?? null, uri }, edits: [{ range: params.range, newText: 'simp' }] }] };
+      return reply(id, [{ title: 'Try this: simp', kind: 'quickfix', isPreferred: true, edit, data: { providerResultIndex: 0, providerName: TRY_THIS, params } }]);
+    }
     case 'codeAction/resolve': {
       const data = params?.data;
       if (!data || typeof data.providerName !== 'string') return replyError(id, -32602, 'Cannot parse code action data');
+      if (params.edit) return reply(id, params); // eager: returned as it is
       const p = data.params;
-      return reply(id, { ...params, edit: { documentChanges: [{ textDocument: { uri: p.textDocument.uri, version: docs.get(p.textDocument.uri)?.version ?? null }, edits: [{ range: p.range, newText: 'simp' }] }] } });
+      const { data: _lazy, ...rest } = params; // a lazily resolved action comes back without data
+      return reply(id, { ...rest, edit: { documentChanges: [{ textDocument: { version: docs.get(p.textDocument.uri)?.version ?? null, uri: p.textDocument.uri }, edits: [{ range: p.range, newText: 'simp' }] }] } });
     }
     case 'textDocument/hover': {
       if (!d) return reply(id, null);
       if (checkTriggers(d, params.position)) return;
       const w = wordAt(d.text, params.position);
       if (!w) return reply(id, null);
-      return reply(id, { contents: { kind: 'markdown', value: '```lean\n' + w.word + ' : Prop\n```' }, range: { start: { line: params.position.line, character: w.start }, end: { line: params.position.line, character: w.end } } });
+      // imported constants get their module under a `***` rule; the file's own do not
+      const value = '```lean\n' + w.word + ' : Prop\n```' + (w.word.includes('.') ? '\n***\n*import Init.Prelude*' : '');
+      return reply(id, { range: { start: pos(params.position.line, w.start), end: pos(params.position.line, w.end) }, contents: { value, kind: 'markdown' } });
     }
     case 'textDocument/definition':
       return reply(id, null);

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JsonRpcClient, type Msg } from '../../server/src/jsonrpc/client.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVE = join(ROOT, 'dist/cli.js');
@@ -21,7 +22,8 @@ export function requireBuild(): void {
   if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run \`npx tsup\` before the protocol tests`);
 }
 
-export type Msg = { jsonrpc: '2.0'; id?: number | string | null; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
+
+export type { Msg };
 export type Entry = { dir: 'in' | 'out'; msg: Msg };
 
 export function tempFile(name: string): string {
@@ -64,16 +66,21 @@ export interface Options {
 export class Editor {
   readonly proc: ChildProcess;
   readonly transcript: Entry[] = [];
-  readonly received: Msg[] = [];
   stderr = '';
-  private buf = Buffer.alloc(0);
-  private nextId = 1;
-  private waiters: Array<{ pred: (m: Msg) => boolean; resolve: (m: Msg) => void; from: number }> = [];
   readonly exited: Promise<number | null>;
+  private readonly client: JsonRpcClient;
 
-  constructor(command: string, args: string[], private readonly opts: Options = {}) {
+  constructor(command: string, args: string[], opts: Options = {}) {
     this.proc = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.proc.stdout!.on('data', (d: Buffer) => this.onData(d));
+    this.client = new JsonRpcClient(this.proc.stdout!, this.proc.stdin!, {
+      answer: (msg) => {
+        const r = opts.answer?.(msg);
+        return r !== undefined ? r : msg.method === 'workspace/applyEdit' ? { applied: true } : null;
+      },
+      observe: (dir, msg) => this.transcript.push({ dir, msg }),
+      timeoutMs: 15_000,
+      describe: () => `stderr:\n${this.stderr.slice(-3000)}`,
+    });
     this.proc.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.proc.stdin!.on('error', () => {});
     this.exited = new Promise((res) => this.proc.on('exit', (code) => res(code)));
@@ -91,70 +98,31 @@ export class Editor {
     return new Editor(upstream[0], upstream.slice(1), opts);
   }
 
-  private onData(d: Buffer): void {
-    this.buf = Buffer.concat([this.buf, d]);
-    for (;;) {
-      const end = this.buf.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const len = Number(/Content-Length:\s*(\d+)/i.exec(this.buf.subarray(0, end).toString('latin1'))![1]);
-      if (this.buf.length < end + 4 + len) return;
-      const msg = JSON.parse(this.buf.subarray(end + 4, end + 4 + len).toString('utf8')) as Msg;
-      this.buf = this.buf.subarray(end + 4 + len);
-      this.transcript.push({ dir: 'in', msg });
-      this.received.push(msg);
-      if (msg.method !== undefined && msg.id !== undefined) this.answerServer(msg);
-      this.waiters = this.waiters.filter((w) => {
-        if (!w.pred(msg)) return true;
-        w.resolve(msg);
-        return false;
-      });
-    }
-  }
-
-  private answerServer(msg: Msg): void {
-    const r = this.opts.answer?.(msg);
-    const result = r !== undefined ? r : msg.method === 'workspace/applyEdit' ? { applied: true } : null;
-    this.send({ jsonrpc: '2.0', id: msg.id!, result });
+  /** Every message received from the server, in order. */
+  get received(): Msg[] {
+    return this.client.received;
   }
 
   send(msg: Msg): void {
-    this.transcript.push({ dir: 'out', msg });
-    this.writeRaw(JSON.stringify(msg));
+    this.client.send(msg);
   }
 
   writeRaw(body: string | Buffer, header?: string): void {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    this.proc.stdin!.write(Buffer.concat([Buffer.from(header ?? `Content-Length: ${bytes.length}\r\n\r\n`, 'latin1'), bytes]));
+    this.client.writeRaw(body, header);
   }
 
   /** Send a request; resolves with the whole response message (result or error). */
-  request(method: string, params?: unknown, id: number | string = this.nextId++): Promise<Msg> {
-    const p = this.waitFor((m) => m.id === id && m.method === undefined);
-    this.send({ jsonrpc: '2.0', id, method, params });
-    return p;
+  request(method: string, params?: unknown, id?: number | string): Promise<Msg> {
+    return this.client.request(method, params, id);
   }
 
   notify(method: string, params?: unknown): void {
-    this.send({ jsonrpc: '2.0', method, params });
+    this.client.notify(method, params);
   }
 
   /** Next message (from now, or already received if `past`) matching `pred`. */
   waitFor(pred: (m: Msg) => boolean, opts: { past?: boolean; timeoutMs?: number } = {}): Promise<Msg> {
-    if (opts.past) {
-      const hit = this.received.find(pred);
-      if (hit) return Promise.resolve(hit);
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a message; stderr:\n${this.stderr.slice(-3000)}`)), opts.timeoutMs ?? 15_000);
-      this.waiters.push({
-        pred,
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolve(m);
-        },
-        from: this.received.length,
-      });
-    });
+    return this.client.waitFor(pred, opts);
   }
 
   notification(method: string, pred: (p: any) => boolean = () => true, past = false): Promise<Msg> {

@@ -13,9 +13,9 @@ afterEach(() => {
   for (const e of editors.splice(0)) e.kill();
 });
 
-async function start(env: Record<string, string> = {}, init: unknown = { 'premise-lsp': { goalTimeoutMs: 300 } }) {
+async function start(env: Record<string, string> = {}, init: unknown = { 'premise-lsp': { goalTimeoutMs: 300 } }, args: string[] = []) {
   const log = tempFile('isabelle.jsonl');
-  const e = Editor.proxy([process.execPath, FAKE_ISABELLE], { env: { FAKE_TRANSCRIPT: log, ...env } });
+  const e = Editor.proxy([process.execPath, FAKE_ISABELLE, ...args], { env: { FAKE_TRANSCRIPT: log, ...env } });
   editors.push(e);
   const r = await e.initialize(init);
   const f = fixture('Demo.thy');
@@ -65,7 +65,7 @@ describe('Isabelle', () => {
     e.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
     const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(edited, 'simp add: ', 10), context: { triggerKind: 1 } });
     expect(Array.isArray(r.result)).toBe(true);
-    expect(r.result.slice(0, 2).map((i: any) => i.label)).toEqual(['\\<Rightarrow>', 'simp']);
+    expect(r.result.slice(0, 2).map((i: any) => i.label)).toEqual(['⇒', 'simp']);
     expect(r.result[2].data['premise-lsp']).toBe('Nat.add_0_right');
     // Isabelle has no resolve: ours is answered here, theirs comes back unchanged
     const ours = await e.request('completionItem/resolve', r.result[2]);
@@ -94,10 +94,39 @@ describe('Isabelle', () => {
     const crashed = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'CRASH') });
     expect(crashed.error?.code).toBe(-32803);
     const h = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'add_zero_demo', 2) });
-    expect(h.result.contents[0].value).toBe('constant "add_zero_demo"');
+    expect(h.result.contents.value).toBe('constant "add_zero_demo"');
     const starts = prover().filter((x) => x.dir === 'in' && x.msg.method === 'textDocument/didOpen');
     expect(starts).toHaveLength(2);
     const sd = await e.request('shutdown');
     expect(sd.result).toBe('OK');
+  });
+
+  it('takes text output (`vscode_html_output=false`, sent with decorations) as it is, `<` included', async () => {
+    const { e, uri } = await start({}, undefined, ['-o', 'vscode_html_output=false']);
+    const text = 'theory Lt imports Main begin\n\nlemma lt_demo: "x < (y::nat) ⟹ y > x"\n  (* state: proof (prove)\\ngoal (1 subgoal):\\n 1. x < y ⟹ y > x *)\n  by simp\n\nend\n';
+    e.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
+    const out = e.notification('PIDE/dynamic_output');
+    const r = await search(e, { uri, position: posOf(text, 'by simp') });
+    expect((await out).params).toEqual({ content: 'proof (prove)\ngoal (1 subgoal):\n 1. x < y ⟹ y > x', decorations: [] });
+    expect(r.result).toMatchObject({ query: 'proof (prove)\ngoal (1 subgoal):\n 1. x < y ⟹ y > x', source: 'goal:dynamic_output' });
+  });
+
+  it('shows only the premise where Isabelle\'s hover is empty (`{contents: []}`)', async () => {
+    const { e, uri, text } = await start();
+    const edited = text.replace('  by simp\n', '  by (simp add: Nat.add_0_right) (* no-tooltip *)\n');
+    e.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    const h = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(edited, 'Nat.add_0_right', 4) });
+    expect(h.result.contents.kind).toBe('markdown');
+    // the premise alone: no rule below an empty Isabelle part
+    expect(h.result.contents.value.startsWith('```isabelle\nlemma add_0_right')).toBe(true);
+    expect(h.result.contents.value).not.toContain('---');
+  });
+
+  it('answers a code action for a document Isabelle does not know itself (Isabelle would never reply)', async () => {
+    const { e, prover } = await start();
+    const other = fixture('Demo.thy').uri.replace('Demo.thy', 'Unopened.thy');
+    const r = await e.request('textDocument/codeAction', { textDocument: { uri: other }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+    expect(r.result).toEqual([]);
+    expect(prover().some((x) => x.msg.method === 'textDocument/codeAction')).toBe(false);
   });
 });

@@ -97,17 +97,44 @@ describe('completion', () => {
     expect(prover().some((x) => x.msg.method === 'textDocument/completion' || x.msg.method === '$/lean/plainGoal')).toBe(false);
   });
 
-  it('retries the goal after −32801 once fileProgress reports processing: []', async () => {
+  /** Resolves once the fake Lean has received our own plainGoal (it then waits before answering). */
+  async function ownGoalAsked(prover: () => { dir: string; msg: Msg }[], n = 1) {
+    for (let i = 0; i < 200; i++) {
+      if (prover().filter((x) => x.dir === 'in' && x.msg.method === '$/lean/plainGoal' && String(x.msg.id).startsWith('premise:')).length >= n) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('plainGoal never reached Lean');
+  }
+
+  it('waits while Lean elaborates, and asks again after −32801 "File changed." from an edit', async () => {
     const { e, prover } = await start();
     const f = fixture('Complete.lean');
-    const text = '-- elab-ms: 300\n' + f.text;
+    const text = '-- elab-ms: 200\n' + f.text;
     e.open(f.uri, text);
-    const r = await e.request('textDocument/completion', { textDocument: { uri: f.uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 2, triggerCharacter: '[' } });
+    const pending = e.request('textDocument/completion', { textDocument: { uri: f.uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 2, triggerCharacter: '[' } });
+    await ownGoalAsked(prover);
+    e.notify('textDocument/didChange', { textDocument: { uri: f.uri, version: 2 }, contentChanges: [{ text }] });
+    const r = await pending;
     expect(premiseName(r.result.items[0])).toBe('Nat.add_comm');
-    const own = prover().filter((x) => String(x.msg.id).startsWith('premise:'));
-    const replies = own.filter((x) => x.dir === 'out');
-    expect(replies[0].msg.error?.code).toBe(-32801);
+    const replies = prover().filter((x) => x.dir === 'out' && String(x.msg.id).startsWith('premise:'));
+    expect(replies[0].msg.error).toEqual({ code: -32801, message: 'File changed.' });
     expect(replies[1].msg.result.goals).toEqual(['a b : Nat\n⊢ a + b = b + a']);
+  });
+
+  it('asks again at once after −32801 when the file ended in a fatal error (its progress never clears)', async () => {
+    const { e, prover } = await start();
+    const f = fixture('Demo.lean');
+    const text = '-- fatal\n-- goal-delay-ms: 200\n' + f.text;
+    const fatal = e.notification('$/lean/fileProgress', (p) => p.processing.length > 0 && p.processing.every((x: any) => x.kind === 2));
+    e.open(f.uri, text);
+    await fatal;
+    const pending = search(e, { uri: f.uri, position: posOf(text, 'rw [') });
+    await ownGoalAsked(prover);
+    e.notify('textDocument/didChange', { textDocument: { uri: f.uri, version: 2 }, contentChanges: [{ text }] });
+    const r = await pending;
+    expect(r.result).toMatchObject({ query: 'a b : Nat\n⊢ a + b = b + a', source: 'goal:plainGoal' });
+    const replies = prover().filter((x) => x.dir === 'out' && String(x.msg.id).startsWith('premise:'));
+    expect(replies.map((x) => x.msg.error?.code ?? 'ok')).toEqual([-32801, 'ok']);
   });
 });
 
@@ -189,7 +216,8 @@ describe('goals', () => {
     expect(multi.result.query).toBe('a b : Nat\n⊢ a * b = b * a\n\na b : Nat\n⊢ a + 0 = a');
     expect(multi.result.results[0].name).toBe('Nat.mul_comm');
     const term = await search(e, { uri, position: posOf(text, 'exact 0') });
-    expect(term.result).toMatchObject({ query: 'Nat', source: 'goal:plainTermGoal' });
+    // Lean's term goal carries `⊢ ` (and the hypotheses), as plainGoal's goals do
+    expect(term.result).toMatchObject({ query: '⊢ Nat', source: 'goal:plainTermGoal' });
   });
 
   it('captures goals from the editor\'s own plainGoal requests', async () => {

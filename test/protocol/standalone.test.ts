@@ -5,6 +5,7 @@
  * index loads, clean shutdown.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS } from '../../server/src/engine/types.js';
 import { Editor, FAKE_LEAN, fixture, posOf } from './harness.js';
 
 const editors: Editor[] = [];
@@ -44,6 +45,31 @@ describe('standalone', () => {
     const def = await e.request('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 0 } });
     expect(def.error?.code).toBe(-32601);
     expect(await e.shutdown()).toBe(0);
+  });
+
+  it('says which command is unknown', async () => {
+    const e = start();
+    await e.initialize();
+    const r = await e.request('workspace/executeCommand', { command: 'lean4.restartFile', arguments: [] });
+    expect(r.error?.code).toBe(-32602);
+    expect(r.error?.message).toContain('unknown command "lean4.restartFile"');
+    expect(r.error?.message).toContain('premise-lsp.search');
+    expect(await e.shutdown()).toBe(0);
+  });
+
+  it("reads a query up to the engine's MAX_QUERY_CHARS, no more", async () => {
+    const e = start();
+    await e.initialize();
+    const search = async (text: string) =>
+      (await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [text] })).result as { query: string; results: { name: string }[] };
+    // filler that matches nothing, then the words of Nat.add_comm's statement just inside, or just past, the limit
+    const words = ' n + m = m + n';
+    const pad = (n: number) => 'zq '.repeat(n).slice(0, n);
+    const inside = await search(pad(MAX_QUERY_CHARS - 100) + words);
+    expect(inside.results[0]?.name).toBe('Nat.add_comm');
+    const past = await search(pad(MAX_QUERY_CHARS + 100) + words);
+    expect(past.results.map((h) => h.name)).not.toContain('Nat.add_comm');
+    expect(past.query.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
   });
 
   it('reports progress while the index loads, when the client supports it', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineHost, type LoadRequest } from '../../server/src/lsp/engine-host.js';
-import { FixtureEngine } from '../../server/src/lsp/fixture-engine.js';
+import { FixtureEngine } from '../../server/src/engine/fixture-engine.js';
 import { Logger } from '../../server/src/lsp/log.js';
 
 describe('EngineHost', () => {

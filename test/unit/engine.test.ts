@@ -1,8 +1,15 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toInfos } from '../../indexes/src/graph.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { rec, RECORDS } from './engine-helpers.js';
+import { embedPremises } from '../../indexes/src/embed.js';
+import { loadEncoder } from '../../models/src/encoder.js';
+import type { SearchHit } from '../../server/src/engine/types.js';
+
+const TINY_ENCODER = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/tiny-encoder');
 
 const engine = () => new Engine([Segment.fromInfos(toInfos(RECORDS))]);
 
@@ -25,11 +32,28 @@ describe('Engine (sparse)', () => {
     expect(engine().lookup('nope')).toBeUndefined();
   });
 
-  it('answers batches exactly like single queries', async () => {
-    const e = engine();
-    const qs = ['⊢ a ≤ c', 'a * b = b * a', 'succ m ≤ n'];
-    const batch = await e.searchBatch(qs, { k: 5 });
-    for (let i = 0; i < qs.length; i++) expect(batch[i]).toEqual(await engine().search(qs[i]!, { k: 5 }));
+  it('answers batches exactly like single queries, sparse and dense', async () => {
+    // dense and hybrid embed a batch's queries together, a single query alone: a batch
+    // that paired a query with another's vector or hits would differ from the singles
+    const enc = await loadEncoder(TINY_ENCODER);
+    try {
+      const infos = toInfos(RECORDS);
+      const vectors = await embedPremises(infos, enc);
+      const dense = () => new Engine([Segment.fromInfos(infos, vectors, enc.dim)], { encoder: enc });
+      const qs = ['⊢ a ≤ c', 'a * b = b * a', 'succ m ≤ n'];
+      for (const [make, mode] of [[engine, 'bm25'], [dense, 'dense'], [dense, 'hybrid']] as const) {
+        const batch = await make().searchBatch(qs, { k: 5, mode });
+        const singles: SearchHit[][] = [];
+        for (const q of qs) singles.push(await make().search(q, { k: 5, mode }));
+        // the same hits in the same order; scores equal up to float noise (a padded batch embeds within 1e-6)
+        expect(batch.map((hs) => hs.map((h) => h.name)), mode).toEqual(singles.map((hs) => hs.map((h) => h.name)));
+        batch.forEach((hs, i) => hs.forEach((h, j) => expect(h.score, mode).toBeCloseTo(singles[i]![j]!.score, 6)));
+        // the queries have different answers, so a mix-up cannot go unseen
+        expect(new Set(singles.map((h) => h.map((x) => x.name).join())).size, mode).toBe(qs.length);
+      }
+    } finally {
+      await enc.dispose();
+    }
   });
 
   it('adds and replaces premises incrementally', async () => {

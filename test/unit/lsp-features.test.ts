@@ -4,7 +4,7 @@ import { mergeHover } from '../../server/src/lsp/features/hover.js';
 import { isabelleInsertion, isEquational, leanInsertion, mainConclusion, separatorBefore } from '../../server/src/lsp/features/tactics.js';
 import { stripHtml } from '../../server/src/lsp/goals/html.js';
 import { goalsOf } from '../../server/src/lsp/goals/lean.js';
-import { FixtureEngine } from '../../server/src/lsp/fixture-engine.js';
+import { FixtureEngine } from '../../server/src/engine/fixture-engine.js';
 import type { PremiseInfo } from '../../server/src/engine/types.js';
 
 const info = (name: string, goal: string, args: string[] = []): PremiseInfo => ({
@@ -68,6 +68,13 @@ describe('merging', () => {
     expect((mergeHover({ contents: [{ language: 'isabelle', value: 'c' }] }, mine) as any).contents.value).toBe('```isabelle\nc\n```\n\n---\n\nP');
     expect(mergeHover({ contents: 'x' }, null)).toEqual({ contents: 'x' });
   });
+  it('treats an empty upstream hover as none (Isabelle answers `{contents: []}` where there is nothing)', () => {
+    const mine = { contents: { kind: 'markdown' as const, value: 'P' } };
+    expect(mergeHover({ contents: [] }, mine)).toBe(mine);
+    expect(mergeHover({ contents: '' }, mine)).toBe(mine);
+    expect(mergeHover({ contents: { kind: 'markdown', value: '' } }, mine)).toBe(mine);
+    expect(mergeHover({ contents: [] }, null)).toEqual({ contents: [] });
+  });
 });
 
 describe('goal text', () => {
@@ -78,6 +85,12 @@ describe('goal text', () => {
     expect(goalsOf({ goals: ['a\n⊢ b'], rendered: '' })).toEqual(['a\n⊢ b']);
     expect(goalsOf({ goals: [], rendered: 'no goals' })).toBeUndefined();
     expect(goalsOf(null)).toBeUndefined();
+  });
+  it('reads a conv-mode goal (`| e`, no `⊢`) as the goal, leaving ordinary goals alone', () => {
+    // conv mode: plainGoal renders the focused expression as `| e` (shape of lean4 tests/lean/interactive/plainGoal.lean)
+    expect(goalsOf({ rendered: '', goals: ['| True = True'] })).toEqual(['⊢ True = True']);
+    expect(goalsOf({ rendered: '', goals: ['x : Nat\n| x + 0'] })).toEqual(['x : Nat\n⊢ x + 0']);
+    expect(goalsOf({ rendered: '', goals: ['h : a | b\n⊢ b | a'] })).toEqual(['h : a | b\n⊢ b | a']);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, type Frame } from '../../server/src/upstream/framing.js';
-import { classify } from '../../server/src/upstream/messages.js';
+import { encodeFrame, FrameDecoder, type Frame } from '../../server/src/jsonrpc/framing.js';
+import { classify } from '../../server/src/jsonrpc/messages.js';
 
 function decode(chunks: Array<string | Buffer>, maxBytes?: number): Frame[] {
   const out: Frame[] = [];

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { loadEncoder } from '../../models/src/encoder.js';
 
 const dir = path.resolve(__dirname, '../../models/default');
 const read = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
@@ -17,9 +18,7 @@ interface ParityCase {
 const parity: { max_length: number; tolerance: number; cases: ParityCase[] } = read('parity.json');
 
 function loadTokenizer(): Tokenizer {
-  const cfgPath = path.join(dir, 'tokenizer_config.json');
-  const cfg = fs.existsSync(cfgPath) ? JSON.parse(fs.readFileSync(cfgPath, 'utf8')) : {};
-  return new Tokenizer(read('tokenizer.json'), cfg);
+  return new Tokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
 }
 
 function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -30,7 +29,7 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 describe('models/default', () => {
   it('ships the expected files and settings', () => {
-    for (const f of ['model.onnx', 'tokenizer.json', 'premise_lsp.json', 'config.json', 'parity.json', 'MODEL_CARD.md']) {
+    for (const f of ['model.onnx', 'tokenizer.json', 'tokenizer_config.json', 'premise_lsp.json', 'config.json', 'parity.json', 'MODEL_CARD.md']) {
       expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     }
     const pl = read('premise_lsp.json');
@@ -90,9 +89,7 @@ describe('models/default', () => {
     parity.cases.forEach((c, b) => expect(maxAbsDiff(data.subarray(b * D, (b + 1) * D), c.embedding)).toBeLessThan(tol));
   });
 
-  const encoderTs = path.resolve(__dirname, '../../models/src/encoder.ts');
-  it.runIf(fs.existsSync(encoderTs))('loadEncoder(models/default) gives the L2-normalised torch vectors', async () => {
-    const { loadEncoder } = await import('../../models/src/encoder.js');
+  it('loadEncoder(models/default) gives the L2-normalised torch vectors', async () => {
     const enc = await loadEncoder(dir);
     try {
       const got = await enc.embed(parity.cases.map((c) => c.text), 'query');

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { binderToHyp, denseQueryText, parseQuery, splitIsabelleProp } from '../../server/src/engine/query.js';
+import { binderToHyp } from '../../indexes/src/extract/lean-signature.js';
+import { denseQueryText, parseQuery, splitIsabelleProp } from '../../server/src/engine/query.js';
+import { MAX_QUERY_CHARS } from '../../server/src/engine/types.js';
 
 describe('parseQuery', () => {
+  it('reads the first MAX_QUERY_CHARS characters of a query, the one limit the server uses too', () => {
+    expect(MAX_QUERY_CHARS).toBe(20_000);
+    const read = parseQuery('x'.repeat(MAX_QUERY_CHARS - 5) + ' goal beyond').text;
+    expect(read).toHaveLength(MAX_QUERY_CHARS);
+    expect(read.endsWith('x goal')).toBe(true);
+  });
+
   it('reads a Lean proof state', () => {
     const q = parseQuery('x y : ℤ\nh₀ : 0 < y\n⊢ x = 26');
     expect(q.style).toBe('lean-state');

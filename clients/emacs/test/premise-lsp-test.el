@@ -14,6 +14,7 @@
 (require 'cl-lib)
 (unless (locate-library "eglot") (package-initialize))
 (add-to-list 'load-path (expand-file-name ".." (file-name-directory (or load-file-name buffer-file-name))))
+(require 'eglot)
 (require 'premise-lsp)
 
 (defvar premise-lsp-test--server
@@ -53,8 +54,11 @@
             (file (expand-file-name (file-name-nondirectory premise-lsp-test--fixture) dir))
             (premise-lsp-command premise-lsp-test--server)
             (premise-lsp-upstream 'auto)
-            (premise-lsp-settings '(:codeActions (:max 2)))
-            (eglot-sync-connect 10)
+            (premise-lsp-settings '(:codeActions (:max 2) :liveIndex :json-false)) ; live index off: the fixture's own theorems would compete
+            ;; t, not a number: Eglot 1.9 waits a number of seconds with one
+            ;; accept-process-output, which returns at the first output of any
+            ;; process, so under load `eglot' returned before the handshake
+            (eglot-sync-connect t)
             (eglot-connect-timeout 15)
             (eglot-autoreconnect nil)
             (buf nil))

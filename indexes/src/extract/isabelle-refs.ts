@@ -4,6 +4,7 @@
  * arguments of attributes (`[OF a]`, `[THEN b]`). Local names (`have h:`, `case`,
  * `assumes h:`, …) are collected separately so callers can drop them.
  */
+import { matchGroup } from './brackets.js';
 import type { Token } from './isabelle-lexer.js';
 import { DIAGNOSTIC_COMMANDS, PROOF_KEYWORDS, THEORY_COMMANDS } from './isabelle-keywords.js';
 
@@ -49,19 +50,8 @@ function isKeyword(w: string): boolean {
 export function matchClose(toks: Token[], i: number, to: number): number {
   const open = toks[i]!.text;
   const close = open === '(' ? ')' : open === '[' ? ']' : '}';
-  let depth = 0;
   // groups in real theories are short; the cap keeps malformed input linear-ish
-  const stop = Math.min(to, i + MAX_GROUP);
-  for (let j = i; j < stop; j++) {
-    const t = toks[j]!;
-    if (t.kind !== 'sym') continue;
-    if (t.text === open) depth++;
-    else if (t.text === close) {
-      depth--;
-      if (depth === 0) return j;
-    }
-  }
-  return stop - 1;
+  return matchGroup(toks, i, Math.min(to, i + MAX_GROUP), (t) => isSym(t, open), (t) => isSym(t, close));
 }
 
 export interface LocalNames {

@@ -4,6 +4,7 @@
  * brackets, `:`/`:=`/`|`, docstrings, strings) and skips comments. It never
  * throws and never backtracks; malformed input produces warnings.
  */
+import { matchGroup } from './brackets.js';
 
 export const enum T {
   Id = 1,
@@ -383,17 +384,10 @@ export function isOpenTok(t: Tok): boolean {
 
 /** Index of the token closing the bracket opened at `i` (or `limit - 1` when unbalanced). */
 export function matchClose(toks: Tok[], i: number, limit: number): number {
-  let depth = 0;
-  for (let j = i; j < limit; j++) {
-    const k = toks[j].k;
-    if (k === T.Open || k === T.Attr) depth++;
-    else if (k === T.Close) {
-      depth--;
-      if (depth <= 0) return j;
-    }
-  }
-  return limit - 1;
+  return matchGroup(toks, i, limit, isOpenTok, isCloseTok);
 }
+
+const isCloseTok = (t: Tok) => t.k === T.Close;
 
 /** A token as source text (docstrings and projections restored). */
 export function plainTok(toks: Tok[], i: number): string {

@@ -4,33 +4,13 @@
  * Names live in a sorted string table, so finding a premise by name costs a
  * binary search and loading costs nothing.
  */
-import type { Lang, PremiseRecord } from '../extract/record.js';
+import type { Lang } from '../extract/record.js';
 import { checkGraph, type ProofGraph } from '../graph.js';
+import type { PremiseInfo } from '../premise-info.js';
 import { Container, IndexFileError, type SectionData } from './container.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 
-/** What an index keeps about each premise: a PremiseRecord without its proof refs, with their count in. */
-export type PremiseInfo = Omit<PremiseRecord, 'refs' | 'attrs' | 'origin'> & {
-  /** How many declarations of the corpus reference this one in their proofs. */
-  uses: number;
-};
-
-export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
-  const info: PremiseInfo = {
-    name: r.name,
-    kind: r.kind,
-    lang: r.lang,
-    module: r.module,
-    file: r.file,
-    range: r.range,
-    statement: r.statement,
-    args: r.args,
-    goal: r.goal,
-    uses,
-  };
-  if (r.doc) info.doc = r.doc;
-  return info;
-}
+export { toInfo, type PremiseInfo } from '../premise-info.js';
 
 export function encodePremises(infos: PremiseInfo[], graph: ProofGraph): Record<string, SectionData> {
   const offsets = new Uint32Array(infos.length + 1);

@@ -8,46 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { encodeFrame, FrameDecoder } from '../upstream/framing.js';
+import { JsonRpcClient } from '../jsonrpc/client.js';
 import { packageRoot } from '../paths.js';
 
-interface Reply {
-  id?: unknown;
-  result?: unknown;
-  error?: unknown;
-}
-
-class Client {
-  private nextId = 1;
-  private waiting = new Map<unknown, (r: Reply) => void>();
-  private decoder = new FrameDecoder((f) => {
-    if (f.kind !== 'message') return;
-    const m = f.value as Reply & { method?: string };
-    if (m.method !== undefined && m.id !== undefined) this.send({ jsonrpc: '2.0', id: m.id, result: null });
-    else if (m.method === undefined) this.waiting.get(m.id)?.(m);
-  });
-
+/** A client over the child's stdio that ends the session properly. */
+class Client extends JsonRpcClient {
   constructor(readonly proc: ChildProcess) {
-    proc.stdout!.on('data', (d: Buffer) => this.decoder.push(d));
-  }
-
-  send(msg: object): void {
-    this.proc.stdin!.write(encodeFrame(JSON.stringify(msg)));
-  }
-
-  request(method: string, params: unknown): Promise<Reply> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, (r) => {
-        this.waiting.delete(id);
-        resolve(r);
-      });
-      this.send({ jsonrpc: '2.0', id, method, params });
-    });
-  }
-
-  notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: '2.0', method, params });
+    super(proc.stdout!, proc.stdin!);
   }
 
   async close(): Promise<void> {

@@ -13,14 +13,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
 import { renderMarkdown } from './report.js';
-import { runWorker } from './worker.js';
-
-export interface BenchConfig {
-  sources: string[];
-  indexDir: string;
-  shared: string;
-  rebuild: boolean;
-}
+import { runWorker, type BenchConfig } from './worker.js';
 
 function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
   const self = fileURLToPath(import.meta.url);

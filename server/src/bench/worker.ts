@@ -9,7 +9,6 @@ import { loadDataset, type DatasetName } from '../eval/datasets.js';
 import { runEval, type EvalMode } from '../eval/run.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
-import type { BenchConfig } from './main.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -29,6 +28,14 @@ function goals(shared: string): string[] {
     for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line).goal);
   }
   return out.filter(Boolean);
+}
+
+/** What every stage is told: the sources, the index dir, ../shared, whether to rebuild. */
+export interface BenchConfig {
+  sources: string[];
+  indexDir: string;
+  shared: string;
+  rebuild: boolean;
 }
 
 async function build(cfg: BenchConfig) {
@@ -58,7 +65,7 @@ async function query(cfg: BenchConfig) {
   const rssAfterLoad = mb(process.memoryUsage().rss);
   const qs = goals(cfg.shared);
   const modes: { name: string; mode: Mode; rerank: boolean }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
-  if (engine.encoder) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
+  if (engine.hasDense) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
   if (engine.hasReranker) modes.push({ name: 'hybrid+rerank', mode: 'hybrid', rerank: true });
   const latency: Record<string, ReturnType<typeof percentiles>> = {};
   for (const m of modes) {
@@ -73,7 +80,7 @@ async function query(cfg: BenchConfig) {
     }
     latency[m.name] = percentiles(times);
   }
-  const batchMode: Mode = engine.encoder ? 'hybrid' : 'bm25';
+  const batchMode: Mode = engine.hasDense ? 'hybrid' : 'bm25';
   engine.clearCaches();
   const tb = performance.now();
   for (let i = 0; i < qs.length; i += 32) await engine.searchBatch(qs.slice(i, i + 32), { k: 20, mode: batchMode });
@@ -99,7 +106,7 @@ const EVAL_FILES: [DatasetName, string][] = [
 async function quality(cfg: BenchConfig) {
   const engine = await openEngine(cfg.indexDir);
   const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false]];
-  if (engine.encoder) modes.push(['dense', false], ['hybrid', false]);
+  if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
   if (engine.hasReranker) modes.push(['hybrid', true]);
   const out = [];
   for (const [name, rel] of EVAL_FILES) {

@@ -1,6 +1,6 @@
 /** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/fusion.js';
+import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/open.js';
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -1,5 +1,6 @@
 /** The options `query` and `eval` share for opening an index, and what they mean. */
-import { openEngine, type OpenedEngine } from '../engine/open.js';
+import { openEngine } from '../engine/open.js';
+import type { OpenedEngine } from '../engine/types.js';
 import { weightsOption } from './args.js';
 
 export const ENGINE_FLAGS = {

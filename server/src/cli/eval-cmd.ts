@@ -16,7 +16,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain');
   try {
     const queries = loadDataset(dataset, positionals[0]!);
-    const m = mode ?? (engine.encoder ? 'hybrid' : 'bm25');
+    const m = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
     const informal = !values['no-informal'];
     const report = await runEval(engine, dataset, queries, m, rerank, informal);
     // English queries: the informal side's contribution, measured in the same run
@@ -26,7 +26,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     }
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');
   } finally {
-    await engine.encoder?.dispose();
+    await engine.dispose();
   }
   return 0;
 }

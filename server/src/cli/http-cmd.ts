@@ -35,6 +35,6 @@ export async function httpCommand(argv: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await engine.encoder?.dispose();
+  await engine.dispose();
   return 0;
 }

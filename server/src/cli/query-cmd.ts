@@ -26,7 +26,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {
-    await engine.encoder?.dispose();
+    await engine.dispose();
   }
   return 0;
 }

@@ -15,11 +15,9 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { openEngine } from '../engine/open.js';
+import { FEATURE_NAMES, featureRows, openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { binderToHyp } from '../engine/query.js';
-import { parseQuery } from '../engine/query.js';
-import { FEATURE_NAMES, features } from '../engine/rerank-features.js';
+import { binderToHyp } from '../../../indexes/src/extract/lean-signature.js';
 import { packageRoot } from '../paths.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 
@@ -82,7 +80,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   const mode = choice(values.mode, 'mode', MODES);
 
   const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
-  const firstStage = mode ?? (engine.encoder ? 'hybrid' : 'bm25');
+  const firstStage = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
 
   // choose queries: statements with resolvable refs, not held out; sampled by a stable hash of the name
   const queries: TrainQuery[] = [];
@@ -118,10 +116,9 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
       // searched as `eval` does: as if proving the theorem at its place in its file
       const hits = await engine.search(q.text, { k: TOP, mode: firstStage, ...provingIn(engine, files, q.name) });
       const pool = hits.map((h) => ({ info: h, parts: h.parts, score: h.score }));
-      const parsed = parseQuery(q.text);
       const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
       if (labels.some((l) => l)) withPositive++;
-      const rows = pool.map((c) => Array.from(features(parsed, c, pool), round));
+      const rows = featureRows(q.text, pool).map((r) => Array.from(r, round));
       await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, nGold: q.gold.size, labels, features: rows }));
       if (dojo && q.split === 'val') {
         const premises = [...q.gold].map((n) => ({ full_name: n }));
@@ -136,7 +133,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   } finally {
     await close(out);
     if (dojo) await close(dojo);
-    await engine.encoder?.dispose();
+    await engine.dispose();
   }
   return 0;
 }

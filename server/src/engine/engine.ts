@@ -3,13 +3,15 @@
  * (BM25 postings and the dense ANN graph), lets the nearest theorems' proofs vote
  * (hybrid), scores each candidate on every side, fuses with the popularity prior,
  * optionally reranks, and caches recent query embeddings and results. It does no
- * I/O to editors or provers.
+ * I/O to editors or provers and never writes to stdout (import-graph.test.ts).
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';
 import { embedPremises } from '../../../indexes/src/embed.js';
 import { idf } from '../../../indexes/src/sparse/bm25.js';
 import { terms } from '../../../indexes/src/sparse/terms.js';
+import { denseArgsText, denseGoalText } from '../../../indexes/src/premise-text.js';
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
@@ -36,6 +38,12 @@ const KIND_TOP = 100;
  */
 const MAX_DF_RATIO = 0.25;
 const MAX_DF_MIN_CORPUS = 10_000;
+/**
+ * Default bound of each of the two caches of per-search premises (`SearchOptions.extra`):
+ * their vectors by text, and whole segments by the exact list (a prover sends the same
+ * list again and again while a file does not change).
+ */
+export const EXTRA_CACHE_BYTES = 32 * 1024 * 1024;
 
 const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
   'lean-state': 'lean',
@@ -53,6 +61,18 @@ export interface EngineOptions {
   defaultMode?: Mode;
   /** English → Lean name parts for text queries (default: the naming-convention seed). */
   vocabulary?: Vocabulary;
+  /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
+  extraCacheBytes?: number;
+}
+
+/**
+ * What one search sees: the engine's segments, then (last, so that its names are
+ * found first) the search's own premises, which shadow the indexed premises of
+ * the same name (`shadowed`, segment-and-id orders) for this search only.
+ */
+interface View {
+  segs: Segment[];
+  shadowed: Set<number>;
 }
 
 /** A first-stage candidate; its metadata is read from the index only when asked for. */
@@ -99,6 +119,10 @@ export class Engine implements PremiseSearch {
   private maxUses = 0;
   private liveCount?: number;
   private readonly overlayVecCache = new Map<string, { key: string; vec: Float32Array }>();
+  /** Vectors of per-search premises by the texts embedded, bounded by bytes; content-keyed, so shared safely. */
+  private readonly extraVecCache: LRUCache<string, Float32Array>;
+  /** Segments of per-search premises by a hash of the exact records (and whether dense), bounded by estimated bytes. */
+  private readonly extraSegCache: LRUCache<string, { seg: Segment; bytes: number }>;
   private listing?: string[];
   private modules?: string[];
   private readonly vocabulary: Vocabulary;
@@ -109,6 +133,9 @@ export class Engine implements PremiseSearch {
   ) {
     this.base = base;
     this.vocabulary = opts.vocabulary ?? loadVocabulary();
+    const maxSize = Math.max(1, opts.extraCacheBytes ?? EXTRA_CACHE_BYTES);
+    this.extraVecCache = new LRUCache({ maxSize, sizeCalculation: (vec, key) => vec.byteLength + 2 * key.length });
+    this.extraSegCache = new LRUCache({ maxSize, sizeCalculation: (v) => v.bytes });
     for (const s of base) for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
   }
 
@@ -117,6 +144,13 @@ export class Engine implements PremiseSearch {
   }
   get hasReranker(): boolean {
     return !!this.opts.reranker;
+  }
+  get hasDense(): boolean {
+    return !!this.opts.encoder;
+  }
+
+  async dispose(): Promise<void> {
+    await this.opts.encoder?.dispose();
   }
 
   private get segments(): Segment[] {
@@ -137,10 +171,20 @@ export class Engine implements PremiseSearch {
   clearCaches(): void {
     this.embedCache.clear();
     this.resultCache.clear();
+    this.extraVecCache.clear();
+    this.extraSegCache.clear();
+  }
+
+  /** Bytes held by the caches of per-search premises (vectors, segments), and their entries. */
+  extraCacheUse(): { vectors: { bytes: number; entries: number }; segments: { bytes: number; entries: number } } {
+    return {
+      vectors: { bytes: this.extraVecCache.calculatedSize, entries: this.extraVecCache.size },
+      segments: { bytes: this.extraSegCache.calculatedSize, entries: this.extraSegCache.size },
+    };
   }
 
   lookup(name: string): PremiseInfo | undefined {
-    const loc = this.locate(name);
+    const loc = this.locate(name, this.view());
     return loc && loc.seg.table.get(loc.id);
   }
 
@@ -157,16 +201,19 @@ export class Engine implements PremiseSearch {
     const keyOf = (q: string) =>
       JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.informal ?? true, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
     const parsed = queries.map(parseQuery);
-    const vectors = mode === 'bm25' || !this.opts.encoder ? [] : await this.embedQueries(parsed.map(denseQueryText));
+    const dense = mode !== 'bm25' && !!this.opts.encoder;
+    const extra = opts.extra?.length ? await this.extraSegment(opts.extra, dense) : undefined;
+    const vectors = dense ? await this.embedQueries(parsed.map(denseQueryText)) : [];
+    const view = this.view(extra);
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
-      const key = opts.only ? undefined : keyOf(queries[i]!);
+      const key = opts.only || extra ? undefined : keyOf(queries[i]!);
       const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
         out.push(cached);
         continue;
       }
-      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts);
+      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts, view);
       if (key !== undefined) this.resultCache.set(key, hits);
       out.push(hits);
     }
@@ -182,8 +229,64 @@ export class Engine implements PremiseSearch {
     return texts.map((t) => this.embedCache.get(t)!);
   }
 
-  private sparseWeights(q: ParsedQuery, plain: boolean, extra?: Map<string, number>): Map<string, number> {
-    const segs = this.segments;
+  /** The segments a search sees now, with its own premises (if any) last. */
+  private view(extra?: Segment): View {
+    const own = this.segments;
+    const shadowed = new Set<number>();
+    if (!extra) return { segs: own, shadowed };
+    for (let id = 0; id < extra.table.size; id++) {
+      const name = extra.table.name(id);
+      own.forEach((seg, i) => {
+        const at = seg.table.id(name);
+        if (at !== undefined && !seg.deleted[at]) shadowed.add(orderOf(i, at));
+      });
+    }
+    return { segs: [...own, extra], shadowed };
+  }
+
+  /**
+   * A segment of a search's own premises (the last of a name wins), vectors from the
+   * byte-bounded cache. Segments are cached by the exact records: one built for the same
+   * list is the same segment, and searches only read it.
+   */
+  private async extraSegment(records: PremiseRecord[], dense: boolean): Promise<Segment> {
+    const json = JSON.stringify([dense, records]);
+    const key = createHash('sha256').update(json).digest('base64');
+    const hit = this.extraSegCache.get(key);
+    if (hit) return hit.seg;
+    const byName = new Map(records.map((r) => [r.name, r]));
+    const recs = [...byName.values()];
+    const infos = toInfos(recs).map((p) => ({ ...p, uses: p.uses + (this.lookupBaseUses(p.name) ?? 0) }));
+    const enc = this.opts.encoder;
+    const vectors = enc && dense ? await this.extraVectors(infos, enc) : undefined;
+    const seg = Segment.fromInfos(infos, vectors, enc?.dim, recs.map((r) => r.refs.filter((n) => n !== r.name)));
+    // an estimate: the records' text as objects and postings (3 bytes per character of JSON), the per-premise arrays, the vectors
+    const bytes = 3 * json.length + 16 * recs.length + (vectors?.byteLength ?? 0);
+    this.extraSegCache.set(key, { seg, bytes });
+    return seg;
+  }
+
+  private async extraVectors(infos: PremiseInfo[], enc: Encoder): Promise<Float32Array> {
+    // keyed by exactly what is embedded: a hit is the vector a fresh embedding would give
+    const keys = infos.map((p) => `${denseArgsText(p)}\u0000${denseGoalText(p)}`);
+    const found = keys.map((key) => this.extraVecCache.get(key));
+    const missing = infos.filter((_, i) => !found[i]);
+    if (missing.length) {
+      const vecs = await embedPremises(missing, enc);
+      let j = 0;
+      found.forEach((v, i) => {
+        if (v) return;
+        const vec = vecs.slice(j * enc.dim, ++j * enc.dim);
+        found[i] = vec;
+        this.extraVecCache.set(keys[i]!, vec);
+      });
+    }
+    const out = new Float32Array(infos.length * enc.dim);
+    found.forEach((v, i) => out.set(v!, i * enc.dim));
+    return out;
+  }
+
+  private sparseWeights(q: ParsedQuery, plain: boolean, segs: Segment[], extra?: Map<string, number>): Map<string, number> {
     const docCount = segs.reduce((n, s) => n + s.table.size, 0);
     const out = new Map<string, number>();
     const qt = weightedTerms(q, plain);
@@ -196,9 +299,8 @@ export class Engine implements PremiseSearch {
     return out;
   }
 
-  /** IDF-weighted informal-field terms over all segments. */
-  private informalWeights(tq: TextQuery): Map<string, number> {
-    const segs = this.segments;
+  /** IDF-weighted informal-field terms over the segments a search sees. */
+  private informalWeights(tq: TextQuery, segs: Segment[]): Map<string, number> {
     const docCount = segs.reduce((n, s) => n + s.table.size, 0);
     const out = new Map<string, number>();
     for (const [t, w] of tq.english) {
@@ -214,16 +316,17 @@ export class Engine implements PremiseSearch {
     mode: Mode,
     k: number,
     opts: SearchOptions,
+    view: View,
   ): Promise<SearchHit[]> {
     const sparse = mode !== 'dense';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
+    const segs = view.segs;
     // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
     const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
-    const informal = tq && this.informalWeights(tq);
-    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, tq?.lean) : undefined;
+    const informal = tq && this.informalWeights(tq, segs);
+    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs, tq?.lean) : undefined;
     const pool = Math.max(POOL, k);
-    const segs = this.segments;
     const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
     // hidden lists can be long (a file's later declarations): test candidates' names, not every listed name's place
     const hidden = opts.hidden?.length ? new Set(opts.hidden) : undefined;
@@ -233,7 +336,10 @@ export class Engine implements PremiseSearch {
       return !!hidden?.has(name) || (!!opts.only && !opts.only.has(name));
     };
     const usable = (seg: Segment, segIndex: number, id: number) =>
-      !seg.deleted[id] && !excluded.has(orderOf(segIndex, id)) && (!lang || seg.table.lang(id) === lang);
+      !seg.deleted[id] &&
+      !excluded.has(orderOf(segIndex, id)) &&
+      !(view.shadowed.size && view.shadowed.has(orderOf(segIndex, id))) &&
+      (!lang || seg.table.lang(id) === lang);
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
@@ -273,11 +379,11 @@ export class Engine implements PremiseSearch {
     });
     if (mode === 'hybrid') {
       for (const name of opts.nearby ?? []) {
-        const loc = this.locate(name);
+        const loc = this.locate(name, view);
         const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
         if (c) c.parts.local = 1;
       }
-      const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n));
+      const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n, view));
       for (const [seg, byId] of votes) {
         const segIndex = segs.indexOf(seg);
         for (const [id, v] of byId) {
@@ -287,10 +393,10 @@ export class Engine implements PremiseSearch {
       }
     }
     if (tq?.style === 'name') {
-      // a declaration's name asked for by name
-      const loc = this.locate(q.text.trim().replace(/^@/, ''));
+      // a declaration asked for by its name
+      const loc = this.locate(q.text.trim().replace(/^@/, ''), view);
       const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
-      if (c) c.parts.informal = Math.max(...[...cands.values()].map((x) => x.parts.informal ?? 0), 1) * 2;
+      if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
     }
     const list = [...cands.values()];
     const w = (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style !== 'text' ? 'formal' : tq?.style === 'english' ? 'english' : 'text'];
@@ -334,9 +440,9 @@ export class Engine implements PremiseSearch {
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 
-  /** Where a name is searchable now: its newest live version. */
-  private locate(name: string): Loc | undefined {
-    const segs = this.segments;
+  /** Where a name is searchable now: its newest live version (a search's own premises first). */
+  private locate(name: string, view: View): Loc | undefined {
+    const segs = view.segs;
     for (let i = segs.length - 1; i >= 0; i--) {
       const seg = segs[i]!;
       const id = seg.table.id(name);
@@ -346,10 +452,12 @@ export class Engine implements PremiseSearch {
   }
 
   /** The live premises a proof references (a reference to a replaced premise goes to its new version). */
-  private refTargets(n: Loc): Loc[] {
+  private refTargets(n: Loc, view: View): Loc[] {
     const out: Loc[] = [];
+    const segIndex = view.shadowed.size ? view.segs.indexOf(n.seg) : -1;
+    const replaced = (r: number) => !!n.seg.deleted[r] || (segIndex >= 0 && view.shadowed.has(orderOf(segIndex, r)));
     for (const r of Array.from<number | string>(n.seg.table.refs(n.id))) {
-      const loc = typeof r === 'string' ? this.locate(r) : n.seg.deleted[r] ? this.locate(n.seg.table.name(r)) : { seg: n.seg, id: r };
+      const loc = typeof r === 'string' ? this.locate(r, view) : replaced(r) ? this.locate(n.seg.table.name(r), view) : { seg: n.seg, id: r };
       if (loc) out.push(loc);
     }
     return out;

@@ -1,4 +1,7 @@
 /**
+ * With types.ts, the engine's public surface: nothing else of server/src/engine
+ * is imported from outside it (test/unit/import-graph.test.ts).
+ *
  * Opens an index directory (or several, as one) as a ready Engine: reads and checks the index files,
  * loads the encoder the index was built with (or the one given), and checks the
  * two agree; loads a reranker (the one given, else the shipped `models/reranker`
@@ -15,6 +18,14 @@ import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rer
 import type { Reranker } from './rerank.js';
 import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
 import { defaultVocabFile } from '../paths.js';
+import type { OpenedEngine } from './types.js';
+
+// The engine's values for callers outside it (with types.ts, its whole public surface).
+export { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from './fusion.js';
+export { withNotation } from './notation.js';
+export { FEATURE_NAMES, featureRows } from './rerank-features.js';
+export { FixtureEngine } from './fixture-engine.js';
+export { isEquational, mainConclusion } from './shape.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
@@ -31,10 +42,7 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   onWarning?: (message: string) => void;
 }
 
-export type OpenedEngine = Engine & {
-  /** Rerank when the caller does not say (true only if the loaded reranker's evaluation says so). */
-  readonly rerankByDefault: boolean;
-};
+export type { OpenedEngine };
 
 async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; byDefault: boolean }> {
   if (opts.reranker) return { reranker: opts.reranker, byDefault: false };

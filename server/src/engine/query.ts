@@ -5,12 +5,9 @@
  * goal from the hypotheses matters for ranking: the goal is the strongest signal.
  */
 import { isabelleToUnicode } from '../../../indexes/src/extract/symbols.js';
-import { extractLean } from '../../../indexes/src/extract/lean.js';
+import { binderToHyp, declState, signatureDecl } from '../../../indexes/src/extract/lean-signature.js';
 import { latexToUnicode, looksLikeLatex } from './latex.js';
-import type { ParsedQuery } from './types.js';
-
-/** Queries longer than this are cut (a pasted file is not a proof state). */
-export const MAX_QUERY_CHARS = 20_000;
+import { MAX_QUERY_CHARS, type ParsedQuery } from './types.js';
 
 function stripFences(text: string): string {
   return text.replace(/```(?:lean)?\n?/g, '').replace(/\r\n?/g, '\n');
@@ -94,21 +91,14 @@ function parseIsabelleState(text: string): ParsedQuery | undefined {
   };
 }
 
-/** Turns a binder group into the hypothesis line Lean would show: `(a b : α)` → `a b : α`. */
-export function binderToHyp(binder: string): string {
-  const inner = binder.trim().replace(/^[({[⦃⟨]|[)}\]⦄⟩]$/g, '').trim();
-  if (binder.trim().startsWith('[') && !/^[^:]*\s:\s/.test(inner)) return `inst✝ : ${inner}`;
-  return inner;
-}
-
 function parseLeanStatement(text: string): ParsedQuery | undefined {
   const m = /^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*(theorem|lemma|example|def|abbrev)\b/.exec(text);
   if (!m) return undefined;
   const src = (m[1] === 'example' ? text.replace(/\bexample\b/, 'theorem _example') : text).replace(/:=[\s\S]*$/, '');
-  const decl = extractLean(`${src} := sorry\n`, 'query.lean', 'Query').decls[0];
+  const decl = signatureDecl(src, 'query.lean', 'Query');
   if (!decl) return undefined;
   const hyps = decl.args.map(binderToHyp);
-  return { style: 'lean-statement', goal: decl.goal, hyps, otherGoals: [], text: `${hyps.join('\n')}\n⊢ ${decl.goal}` };
+  return { style: 'lean-statement', goal: decl.goal, hyps, otherGoals: [], text: declState(decl) };
 }
 
 export function parseQuery(raw: string): ParsedQuery {

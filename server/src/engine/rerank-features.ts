@@ -8,13 +8,15 @@
  */
 import { splitIdent } from '../../../indexes/src/sparse/terms.js';
 import type { RerankInput } from './rerank.js';
+import { parseQuery } from './query.js';
+import { headRelation, RELATIONS, stripForall, type Relation } from './shape.js';
 import type { ParsedQuery } from './types.js';
+
+export { headRelation, RELATIONS, type Relation };
 
 /** What the features read from a candidate (a first-stage `Candidate` or a search hit). */
 export type RerankCandidate = RerankInput;
 
-export const RELATIONS = ['=', '≠', '≤', '<', '↔', '∈', '⊆', '∣', '→', 'none'] as const;
-export type Relation = (typeof RELATIONS)[number];
 
 const KINDS = ['theorem', 'def', 'instance', 'field', 'type', 'other'] as const;
 
@@ -63,112 +65,6 @@ export const FEATURE_COUNT = FEATURE_NAMES.length;
 
 // ---------------------------------------------------------------------------
 // text analysis
-
-const OPEN = new Set(['(', '[', '{', '⟨', '⦃', '⟦', '⁅']);
-const CLOSE = new Set([')', ']', '}', '⟩', '⦄', '⟧', '⁆']);
-/** Relation precedence: a lower number binds more loosely, so it heads the expression. */
-const PREC: Record<string, number> = { '↔': 20, '→': 25, '=': 50, '≠': 50, '≤': 50, '<': 50, '∈': 50, '⊆': 50, '∣': 50 };
-/** Relations written another way that count as one of RELATIONS. */
-const ALIAS: Record<string, Relation> = { '≥': '≤', '>': '<', '∉': '∈', '⊂': '⊆', '⊇': '⊆', '⊃': '⊆' };
-
-interface Head {
-  rel: Relation;
-  /** Character offsets of the relation symbol, or -1. */
-  at: number;
-  len: number;
-}
-
-/** Drops leading `∀ x y, ` binders (their body is what a rewrite or `apply` meets). */
-function stripForall(goal: string): string {
-  let g = goal.trim();
-  for (let guard = 0; guard < 8 && /^(∀|Π)/.test(g); guard++) {
-    const cut = topLevelComma(g, 1);
-    if (cut < 0) break;
-    g = g.slice(cut + 1).trim();
-  }
-  return g;
-}
-
-const BIG_OPS = new Set(['∑', '∏', '⋃', '⋂', '⨆', '⨅', '∫', '⨁']);
-
-/** The first `,` at bracket depth 0 from `from`, or -1. */
-function topLevelComma(g: string, from: number): number {
-  let depth = 0;
-  for (let i = from; i < g.length; i++) {
-    const ch = g[i]!;
-    if (OPEN.has(ch)) depth++;
-    else if (CLOSE.has(ch)) depth--;
-    else if (ch === ',' && depth === 0) return i;
-    if (depth < 0) return -1;
-  }
-  return -1;
-}
-
-/** The top-level relation of a goal (`a + b = c` → `=`), by precedence then position. */
-export function headRelation(goal: string): Head {
-  const head = scanHead(goal);
-  // `¬p` binds tighter than `↔`/`→` but looser than `=`, `≤`, …
-  if (head.rel !== '↔' && head.rel !== '→' && goal.trimStart().startsWith('¬')) {
-    return { rel: head.rel === '=' ? '≠' : 'none', at: -1, len: 0 };
-  }
-  return head;
-}
-
-function scanHead(g: string): Head {
-  let best: Head = { rel: 'none', at: -1, len: 0 };
-  let bestPrec = Infinity;
-  let depth = 0;
-  for (let i = 0; i < g.length; i++) {
-    const ch = g[i]!;
-    if (OPEN.has(ch)) {
-      depth++;
-      continue;
-    }
-    if (CLOSE.has(ch)) {
-      depth = Math.max(0, depth - 1);
-      continue;
-    }
-    if (depth > 0) continue;
-    // an ∃ / ∀ / λ body runs to the end: nothing after it heads the expression
-    // (features strip leading ∀ binders first, see stripForall)
-    if (ch === '∃' || ch === '∀' || ch === 'λ' || ch === '∄') return best;
-    // a big operator's binder part (`∑ i ∈ s,`) holds no relation of the goal
-    if (BIG_OPS.has(ch)) {
-      const comma = topLevelComma(g, i + 1);
-      if (comma > 0) i = comma;
-      continue;
-    }
-    let sym: string | undefined;
-    let len = 1;
-    if (ch === '=') {
-      const prev = g[i - 1];
-      const next = g[i + 1];
-      if (next === '>' || next === '=' || prev === ':' || prev === '=' || prev === '!' || prev === '<' || prev === '>') continue;
-      sym = '=';
-    } else if (ch === '<') {
-      if (g.startsWith('<->', i)) [sym, len] = ['↔', 3];
-      else if (g[i + 1] === '=') [sym, len] = ['≤', 2];
-      else if (g[i + 1] === '|' || g[i + 1] === '$' || g[i + 1] === '*' || g[i + 1] === '-') continue;
-      else sym = '<';
-    } else if (ch === '>') {
-      const prev = g[i - 1];
-      if (prev === '-' || prev === '=' || prev === '|') continue;
-      if (g[i + 1] === '=') [sym, len] = ['≥', 2];
-      else sym = '>';
-    } else if (ch === '-' && g[i + 1] === '>') [sym, len] = ['→', 2];
-    else if (ch === '!' && g[i + 1] === '=') [sym, len] = ['≠', 2];
-    else if (ch in PREC || ch in ALIAS) sym = ch;
-    if (!sym) continue;
-    const rel = (ALIAS[sym] ?? sym) as Relation;
-    const prec = PREC[rel]!;
-    if (prec < bestPrec) {
-      best = { rel, at: i, len };
-      bestPrec = prec;
-    }
-    i += len - 1;
-  }
-  return best;
-}
 
 /**
  * A one-pass lexer for the features (the BM25 `terms()` is too slow to run on 50
@@ -496,4 +392,10 @@ export function featureMatrix(q: ParsedQuery, pool: readonly RerankCandidate[]):
   const out = new Float32Array(pool.length * FEATURE_COUNT);
   pool.forEach((c, i) => out.set(row(qc, pc, c, q.hyps.length), i * FEATURE_COUNT));
   return out;
+}
+
+/** The feature rows of a first-stage pool for a query text, one per candidate (`rerank-data` writes these for training). */
+export function featureRows(queryText: string, pool: readonly RerankCandidate[]): Float32Array[] {
+  const parsed = parseQuery(queryText);
+  return pool.map((c) => features(parsed, c, pool));
 }

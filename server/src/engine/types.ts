@@ -1,6 +1,8 @@
 /**
- * The retrieval engine's public contract. The CLI, the language server and the
- * (future) HTTP/batch APIs depend on this file only, never on engine internals.
+ * The retrieval engine's public contract. The engine's public surface is this
+ * file (types) and `open.ts` (opening an index, and the few engine values callers
+ * need); the CLI, the language server, the HTTP API, eval and bench use nothing
+ * else of `server/src/engine/` (test/unit/import-graph.test.ts enforces it).
  */
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
@@ -8,6 +10,13 @@ import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 export type { PremiseInfo };
 
 export type Mode = 'bm25' | 'dense' | 'hybrid';
+
+/**
+ * The most characters of a query the engine reads (a pasted file is not a proof
+ * state); the rest is cut. Callers that hold long texts (the language server's
+ * goals and declarations) cut them here too, so every path reads the same amount.
+ */
+export const MAX_QUERY_CHARS = 20_000;
 
 /** How a query was read. */
 export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
@@ -64,6 +73,14 @@ export interface SearchOptions {
    * formal-only baseline that `eval` reports beside it).
    */
   informal?: boolean;
+  /**
+   * Premises this search alone sees (e.g. an HTTP caller's new, unindexed
+   * declarations): searched with the index, replacing indexed premises of the
+   * same name for this search only, never stored. Their vectors are cached by
+   * their text in a byte-bounded LRU, so a cache hit gives the vector a fresh
+   * embedding would. Searches with `extra` are not result-cached.
+   */
+  extra?: PremiseRecord[];
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -103,4 +120,18 @@ export interface PremiseSearch {
   /** Incremental updates (workspace overlay): add or replace records by name. */
   upsert(records: PremiseRecord[]): Promise<void>;
   remove(names: string[]): void;
+  /** Release what the engine holds outside the JS heap (the encoder's native session); it is not used afterwards. */
+  dispose(): Promise<void>;
+}
+
+/** An engine opened from index directories (`openEngine` in open.ts). */
+export interface OpenedEngine extends PremiseSearch {
+  /** Rerank when the caller does not say (true only if the loaded reranker's evaluation says so). */
+  readonly rerankByDefault: boolean;
+  /** Whether the index was opened with its encoder, so that `dense` and `hybrid` searches work. */
+  readonly hasDense: boolean;
+  /** Whether a reranker is loaded. */
+  readonly hasReranker: boolean;
+  /** Forget cached query embeddings and results (the benchmark times uncached searches). */
+  clearCaches(): void;
 }

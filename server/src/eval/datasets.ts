@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { extractLean } from '../../../indexes/src/extract/lean.js';
-import { binderToHyp } from '../engine/query.js';
+import { declState } from '../../../indexes/src/extract/lean-signature.js';
 
 export const DATASETS = ['mathlibqr', 'mathlibmpr', 'leandojo'] as const;
 export type DatasetName = (typeof DATASETS)[number];
@@ -46,7 +46,7 @@ export function mprQueryText(formal: string, mainName: string): string {
   const decls = extractLean(formal, 'MPR.lean', 'MPR').decls;
   const d = decls.find((x) => x.name === mainName || x.name.endsWith(`.${last}`) || x.name === last) ?? decls[decls.length - 1];
   if (!d) return formal;
-  return `${d.args.map(binderToHyp).join('\n')}\n⊢ ${d.goal}`.trim();
+  return declState(d).trim();
 }
 
 function loadMPR(file: string): EvalQuery[] {

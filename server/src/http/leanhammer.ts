@@ -10,12 +10,15 @@
  *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
  *                   imported_modules?, imported_all_modules?} → [{name, score}]
  * `local_premises` (when given) limits the answer to those indexed premises plus
- * the new ones; lean-lsp-mcp sends only `{state, new_premises, k}`. Transport-free:
+ * the new ones; lean-lsp-mcp sends only `{state, new_premises, k}`. A request's
+ * new premises are searched with the index for that request only (the engine's
+ * `extra`), never stored, so callers never see each other's. Transport-free:
  * `server.ts` puts it on node:http.
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { withNotation } from '../engine/notation.js';
+import { withNotation } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
 
@@ -35,6 +38,8 @@ export interface LeanHammerOptions {
 /** Premises per answer when the request does not say (LeanHammer's own default). */
 const DEFAULT_K = 32;
 const MAX_K = 1000;
+/** Bound of the cache of new premises read into records (by name and decl; about 3 bytes per character). */
+const RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
 const error = (status: number, message: string): ApiResponse => ({ status, body: { error: message } });
 
@@ -53,8 +58,8 @@ const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
 const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_K;
 
 export class LeanHammerApi {
-  /** The decl last upserted per new premise, so that an unchanged one is not embedded again. */
-  private readonly sent = new Map<string, string>();
+  /** Records of new premises by name and decl: a pure function of both, so shared safely between callers. */
+  private readonly records = new LRUCache<string, PremiseRecord>({ maxSize: RECORD_CACHE_BYTES, sizeCalculation: (_, key) => 3 * key.length + 256 });
   /** The allowed set of the last `local_premises` (LeanHammer sends the same list every time). */
   private allowed?: { key: string; names: Set<string> };
 
@@ -103,20 +108,17 @@ export class LeanHammerApi {
     if (fresh.length > this.opts.maxNewPremises) {
       throw new BadRequest(`new_premises has ${fresh.length} entries, more than /max-new-premises (${this.opts.maxNewPremises})`);
     }
-    await this.upsertNew(fresh);
     const only = local ? this.allowedSet(local, fresh) : undefined;
-    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, rerank: this.opts.rerank, mode: this.opts.mode });
+    const extra = fresh.map((p) => this.record(p.name, p.decl));
+    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode });
     return hits.map((h) => ({ name: h.name, score: h.score }));
   }
 
-  private async upsertNew(fresh: { name: string; decl: string }[]): Promise<void> {
-    const changed: PremiseRecord[] = [];
-    for (const p of fresh) {
-      if (this.sent.get(p.name) === p.decl) continue;
-      changed.push(newPremiseRecord(p.name, p.decl));
-      this.sent.set(p.name, p.decl);
-    }
-    if (changed.length) await this.engine.upsert(changed);
+  private record(name: string, decl: string): PremiseRecord {
+    const key = `${name}\u0000${decl}`;
+    let r = this.records.get(key);
+    if (!r) this.records.set(key, (r = newPremiseRecord(name, decl)));
+    return r;
   }
 
   private allowedSet(local: number[], fresh: { name: string }[]): { has(name: string): boolean } {

@@ -4,17 +4,16 @@
  * turned into premise records with the Lean extractor so that they are embedded
  * like indexed ones (hypotheses Γp and conclusion Gp apart).
  */
-import { extractLean } from '../../../indexes/src/extract/lean.js';
+import { signatureDecl } from '../../../indexes/src/extract/lean-signature.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { withNotation } from '../engine/notation.js';
+import { withNotation } from '../engine/open.js';
 
 export const NEW_PREMISE_MODULE = '[new premise]';
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 export function newPremiseRecord(name: string, decl: string): PremiseRecord {
   const text = withNotation(decl);
-  // a signature without a body: give it one so that the extractor sees a whole declaration
-  const d = extractLean(`${text} := sorry\n`, 'request.lean', NEW_PREMISE_MODULE).decls[0];
+  const d = signatureDecl(text, 'request.lean', NEW_PREMISE_MODULE);
   const base = { name, lang: 'lean' as const, module: NEW_PREMISE_MODULE, file: '', range: ZERO, refs: [] };
   if (!d) return { ...base, kind: 'def', args: [], goal: text, statement: text };
   return { ...base, kind: d.kind, args: d.args, goal: d.goal, statement: d.statement, ...(d.doc ? { doc: d.doc } : {}) };

@@ -2,7 +2,7 @@
  * The channel to the editor: raw forwarding, replies, notifications, and our own
  * server→client requests (ids `"premise-lsp:N"`, never seen by the prover).
  */
-import { FrameWriter } from '../upstream/writer.js';
+import { FrameWriter } from '../jsonrpc/writer.js';
 import {
   ErrorCodes,
   failure,
@@ -13,7 +13,7 @@ import {
   success,
   type ResponseMessage,
   type WireId,
-} from '../upstream/messages.js';
+} from '../jsonrpc/messages.js';
 
 interface Pending {
   resolve(v: unknown): void;

@@ -2,47 +2,25 @@
  * The requests premise-lsp takes part in: completion (+ resolve), code actions
  * (+ resolve), hover, and its own commands. Each either merges premise results
  * into the upstream's reply or, without an upstream that provides the method,
- * answers alone.
+ * answers alone. `handlers.ts` maps the methods to these; a handler returning
+ * false leaves the request to plain forwarding.
  */
-import { ErrorCodes, RpcError, success, type RequestMessage } from '../upstream/messages.js';
+import { ErrorCodes, RpcError, success, type RequestMessage } from '../jsonrpc/messages.js';
 import { COMMANDS } from './capabilities.js';
 import { isOurAction, mergeCodeActions, premiseCodeActions } from './features/code-actions.js';
 import { insertCommand, searchCommand } from './features/commands.js';
 import { isOurItem, mergeCompletions, premiseCompletions, resolveItem, type CompletionParamsLike } from './features/completion.js';
 import { mergeHover, premiseHover } from './features/hover.js';
-import type { Router } from './router.js';
+import type { HandlerContext } from './handler-context.js';
 
 export class Intercepts {
-  constructor(private readonly r: Router) {}
-
-  /** Handle `msg` if it is one of ours; false = plain forwarding. */
-  request(msg: RequestMessage, raw: Buffer): boolean {
-    switch (msg.method) {
-      case 'textDocument/completion':
-        this.completion(msg, raw);
-        return true;
-      case 'completionItem/resolve':
-        return this.completionResolve(msg, raw);
-      case 'textDocument/codeAction':
-        this.codeAction(msg, raw);
-        return true;
-      case 'codeAction/resolve':
-        return this.codeActionResolve(msg, raw);
-      case 'textDocument/hover':
-        this.hover(msg, raw);
-        return true;
-      case 'workspace/executeCommand':
-        return this.executeCommand(msg);
-      default:
-        return false;
-    }
-  }
+  constructor(private readonly r: HandlerContext) {}
 
   private get s() {
     return this.r.session;
   }
 
-  private completion(msg: RequestMessage, raw: Buffer): void {
+  completion(msg: RequestMessage, raw: Buffer): void {
     const params = (msg.params ?? {}) as CompletionParamsLike;
     const trig = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
     const ourTriggerOnly = trig !== undefined && !this.r.upstreamTriggers().includes(trig);
@@ -67,7 +45,7 @@ export class Intercepts {
   }
 
   /** Our items are resolved here (Lean fails on foreign `data`); others go upstream if it resolves. */
-  private completionResolve(msg: RequestMessage, raw: Buffer): boolean {
+  completionResolve(msg: RequestMessage, raw: Buffer): boolean {
     const item = msg.params;
     if (isOurItem(item)) {
       this.r.runLocal(msg.id, () => resolveItem(this.s, item));
@@ -81,12 +59,15 @@ export class Intercepts {
     return false;
   }
 
-  private codeAction(msg: RequestMessage, raw: Buffer): void {
+  codeAction(msg: RequestMessage, raw: Buffer): void {
     const ours = premiseCodeActions(this.s, (msg.params ?? {}) as never).catch((e) => {
       this.s.log.warn(`premise code actions failed: ${(e as Error).message}`);
       return [];
     });
-    if (!this.r.upstreamTakes(msg.method)) {
+    // Isabelle writes no reply at all to a code action for a document it has no model of.
+    const uri = (msg.params as { textDocument?: { uri?: unknown } } | undefined)?.textDocument?.uri;
+    const unknownToIsabelle = this.s.flavor() === 'isabelle' && !this.s.docs.get(uri);
+    if (!this.r.upstreamTakes(msg.method) || unknownToIsabelle) {
       this.r.runLocal(msg.id, () => ours);
       return;
     }
@@ -97,7 +78,7 @@ export class Intercepts {
     });
   }
 
-  private codeActionResolve(msg: RequestMessage, _raw: Buffer): boolean {
+  codeActionResolve(msg: RequestMessage, _raw: Buffer): boolean {
     if (isOurAction(msg.params)) {
       this.r.replyNow(msg.id, msg.params);
       return true;
@@ -109,7 +90,7 @@ export class Intercepts {
     return false;
   }
 
-  private hover(msg: RequestMessage, raw: Buffer): void {
+  hover(msg: RequestMessage, raw: Buffer): void {
     const ours = premiseHover(this.s, (msg.params ?? {}) as never).catch(() => null);
     if (!this.r.upstreamTakes(msg.method)) {
       this.r.runLocal(msg.id, () => ours);
@@ -123,13 +104,16 @@ export class Intercepts {
     });
   }
 
-  private executeCommand(msg: RequestMessage): boolean {
+  executeCommand(msg: RequestMessage): boolean {
     const p = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
-    if (!(Object.values(COMMANDS) as unknown[]).includes(p.command)) return false;
+    const ours = Object.values(COMMANDS) as unknown[];
+    // someone else's command goes to the upstream that advertises it; with none, it is named in the refusal
+    if (!ours.includes(p.command) && this.r.upstreamTakes(msg.method, msg.params)) return false;
     this.r.runLocal(msg.id, () => {
       if (p.command === COMMANDS.search) return searchCommand(this.s, p.arguments);
       if (p.command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);
-      throw new RpcError(ErrorCodes.MethodNotFound, `unknown command ${String(p.command)}`);
+      const why = this.r.hasUpstream ? 'the upstream server does not advertise it' : 'no upstream server';
+      throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp: unknown command ${JSON.stringify(p.command)} (${why}; premise-lsp provides ${ours.join(', ')})`);
     });
     return true;
   }

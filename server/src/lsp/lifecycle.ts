@@ -3,14 +3,20 @@
  * progress), `shutdown`/`exit`, settings changes, and replaying the session to a
  * restarted prover.
  */
-import type { ReplayChannel } from '../upstream/link.js';
-import { success, type RequestMessage } from '../upstream/messages.js';
+import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
+import { success, type RequestMessage } from '../jsonrpc/messages.js';
 import { mergeCapabilities, ownCapabilities } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, SECTION, sectionOf } from './config.js';
 import type { LoadRequest } from './engine-host.js';
 import { beginProgress, type ProgressReporter } from './progress.js';
-import type { Router } from './router.js';
+import type { HandlerContext, RouterOptions } from './handler-context.js';
+
+/** What the lifecycle handlers may use (the router provides it). */
+export interface LifecycleHost extends Pick<HandlerContext, 'session' | 'editor' | 'forward' | 'replyNow'> {
+  readonly link: UpstreamLink | undefined;
+  readonly options: RouterOptions;
+}
 
 export class Lifecycle {
   private exiting = false;
@@ -20,7 +26,7 @@ export class Lifecycle {
   private readonly initialized: Promise<void>;
   private markInitialized!: () => void;
 
-  constructor(private readonly r: Router) {
+  constructor(private readonly r: LifecycleHost) {
     this.initialized = new Promise((resolve) => (this.markInitialized = resolve));
   }
 

@@ -7,10 +7,8 @@
  * thread; extractors never throw, and a failure is logged, never fatal.
  */
 import { fileURLToPath } from 'node:url';
-import { extractIsabelle } from '../../../indexes/src/extract/isabelle.js';
-import { extractLean } from '../../../indexes/src/extract/lean.js';
+import { extractRecords } from '../../../indexes/src/extract/extract.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { resolveRefs } from '../../../indexes/src/extract/resolve.js';
 import { sourceOf } from '../../../indexes/src/extract/walk.js';
 import type { PremiseInfo, PremiseSearch } from '../engine/types.js';
 import type { FeatureContext } from './features/context.js';
@@ -81,8 +79,7 @@ export class LiveIndex {
     if (!src) return;
     try {
       const text = doc.getText();
-      const { decls } = src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
-      const records = resolveRefs(decls);
+      const records = extractRecords(text, src);
       const now = new Map(records.map((r) => [r.name, r.range.start.line]));
       const gone = [...(this.declared.get(uri)?.keys() ?? [])].filter((n) => !now.has(n));
       if (gone.length) engine.remove(gone);

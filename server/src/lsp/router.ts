@@ -1,10 +1,16 @@
 /**
  * The message router: every editor message and every upstream message passes
- * through here. Messages we do not intercept are forwarded as their exact bytes,
- * with ids and params unchanged. Intercepted requests are forwarded too, and
- * their responses are transformed (merged with premise results) on the way back.
+ * through here. Editor messages are dispatched through the handler table
+ * (`handlers.ts`); what no handler takes is forwarded as its exact bytes, with
+ * ids and params unchanged. Intercepted requests are forwarded too, and their
+ * responses are transformed (merged with premise results) on the way back.
+ *
+ * Invariants (test/protocol/transparency.test.ts, crash.test.ts, malformed.test.ts):
+ * what no handler takes reaches the other side as the exact bytes received;
+ * replies to the editor keep the editor's ids; every editor request gets exactly
+ * one reply, even when the prover crashes, hangs or never answers.
  */
-import type { Frame } from '../upstream/framing.js';
+import type { Frame } from '../jsonrpc/framing.js';
 import type { LinkHooks, ReplayChannel, UpstreamLink } from '../upstream/link.js';
 import {
   classify,
@@ -16,25 +22,17 @@ import {
   type NotificationMessage,
   type RequestMessage,
   type ResponseMessage,
-} from '../upstream/messages.js';
+} from '../jsonrpc/messages.js';
 import { upstreamAdvertises, upstreamTriggerCharacters } from './capabilities.js';
 import type { EditorChannel } from './editor.js';
-import { Intercepts } from './intercepts.js';
-import { Lifecycle } from './lifecycle.js';
+import type { HandlerContext, RouterOptions, Transform } from './handler-context.js';
+import { BEFORE_INITIALIZE, handlerTable, type HandlerTable } from './handlers.js';
+import { Lifecycle, type LifecycleHost } from './lifecycle.js';
 import type { Session } from './session.js';
 
-export interface RouterOptions {
-  /** Start an upstream named in settings (`upstreamCommand`) when none was given on the command line. */
-  startUpstream(argv: string[]): void;
-  /** The session is over (exit notification or editor gone); 0 after a proper shutdown. */
-  onExit(code: number): void;
-  version: string;
-}
+export type { RouterOptions, Transform };
 
-/** Turns the upstream's response into the editor's; `undefined` = forward the raw bytes. */
-export type Transform = (resp: ResponseMessage) => Promise<object | undefined> | object | undefined;
-
-export class Router {
+export class Router implements HandlerContext, LifecycleHost {
   private readonly transforms = new Map<string, Transform>();
   private readonly local = new Map<string, { cancelled: boolean }>();
   /** s→c `client/registerCapability` request id → registration ids, until the editor replies. */
@@ -42,7 +40,7 @@ export class Router {
   private readonly registered = new Set<string>();
   private restarted = false;
   readonly lifecycle: Lifecycle;
-  private readonly intercepts: Intercepts;
+  private readonly handlers: HandlerTable;
 
   constructor(
     readonly session: Session,
@@ -50,7 +48,11 @@ export class Router {
     readonly options: RouterOptions,
   ) {
     this.lifecycle = new Lifecycle(this);
-    this.intercepts = new Intercepts(this);
+    this.handlers = handlerTable(this, this.lifecycle);
+  }
+
+  get hasUpstream(): boolean {
+    return !!this.session.link;
   }
 
   get link(): UpstreamLink | undefined {
@@ -109,57 +111,23 @@ export class Router {
   }
 
   private onEditorRequest(msg: RequestMessage, raw: Buffer): void {
-    const s = this.session;
-    if (msg.method === 'initialize') return this.lifecycle.initialize(msg, raw);
-    if (msg.method === 'shutdown') return this.lifecycle.shutdown(msg, raw);
-    if (!s.initParams && !this.link) {
+    if (!BEFORE_INITIALIZE.has(msg.method) && !this.session.initParams && !this.link) {
       this.editor.replyError(msg.id, ErrorCodes.ServerNotInitialized, 'premise-lsp: initialize first');
       return;
     }
-    if (this.intercepts.request(msg, raw)) return;
+    const handler = this.handlers.requests.get(msg.method);
+    if (handler && handler(msg, raw) !== false) return;
     this.forward(msg, raw);
   }
 
   private onEditorNotification(msg: NotificationMessage, raw: Buffer): void {
-    const s = this.session;
-    switch (msg.method) {
-      case 'exit':
-        void this.lifecycle.exit(raw);
-        return;
-      case 'initialized':
-        s.initializedParams = msg.params ?? {};
-        break;
-      case 'textDocument/didOpen':
-      case 'textDocument/didChange': {
-        if (msg.method === 'textDocument/didOpen') s.docs.open(msg.params);
-        else s.docs.change(msg.params);
-        const uri = (msg.params as { textDocument?: { uri?: unknown } } | undefined)?.textDocument?.uri;
-        if (typeof uri === 'string') s.live.touched(uri);
-        return this.forwardDocSync(raw);
-      }
-      case 'textDocument/didClose': {
-        const uri = (msg.params as { textDocument?: { uri?: string } } | undefined)?.textDocument?.uri;
-        s.docs.close(msg.params);
-        if (uri) s.goals.forget(uri);
-        return this.forwardDocSync(raw);
-      }
-      case 'workspace/didChangeConfiguration':
-        s.lastConfiguration = msg.params;
-        this.lifecycle.configurationChanged(msg.params);
-        break;
-      case '$/cancelRequest': {
-        const id = (msg.params as { id?: Id } | undefined)?.id;
-        if (id !== undefined && this.cancelLocal(id)) return;
-        break;
-      }
-      default:
-        s.goals.observeEditor(msg);
-    }
+    const handler = this.handlers.notifications.get(msg.method) ?? this.handlers.otherNotification;
+    if (handler(msg, raw) !== false) return;
     this.link?.forwardNotification(raw);
   }
 
   /** Document sync goes out only while the prover is live; a restarted one gets the current text. */
-  private forwardDocSync(raw: Buffer): void {
+  forwardDocSync(raw: Buffer): void {
     if (this.link?.live) this.link.forwardNotification(raw);
   }
 
@@ -215,7 +183,7 @@ export class Router {
       });
   }
 
-  private cancelLocal(id: Id): boolean {
+  cancelLocal(id: Id): boolean {
     const entry = this.local.get(idKey(id));
     if (!entry) return false;
     entry.cancelled = true;

@@ -9,7 +9,7 @@ import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs } from './auto-index.js';
 import { parseServeArgs, type ServeArgs } from './args.js';
 import type { EngineLoader } from './engine-host.js';
-import { FixtureEngine } from './fixture-engine.js';
+import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
 import { serve } from './serve.js';
 

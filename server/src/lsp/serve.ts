@@ -5,9 +5,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { customCommand, flavorOfCommand, type Flavor } from '../upstream/command.js';
 import type { ChildSpec } from '../upstream/child.js';
-import { FrameDecoder } from '../upstream/framing.js';
+import { FrameDecoder } from '../jsonrpc/framing.js';
 import { UpstreamLink } from '../upstream/link.js';
-import { FrameWriter } from '../upstream/writer.js';
+import { FrameWriter } from '../jsonrpc/writer.js';
 import { EditorChannel } from './editor.js';
 import { EngineHost, type EngineLoader } from './engine-host.js';
 import { Logger, type LogSink } from './log.js';

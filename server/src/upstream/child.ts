@@ -1,11 +1,12 @@
 /**
  * One prover process: spawn it, frame its stdio, report its messages and its exit.
- * This is the only place that spawns provers. Its stderr goes to our log, never
- * to our stdout.
+ * This is the only place that spawns provers (child_process is imported only
+ * here, by the indexer launcher and by the benchmark: import-graph.test.ts).
+ * Its stderr goes to our log, never to our stdout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { FrameDecoder, type Frame } from './framing.js';
-import { FrameWriter } from './writer.js';
+import { FrameDecoder, type Frame } from '../jsonrpc/framing.js';
+import { FrameWriter } from '../jsonrpc/writer.js';
 
 export interface ChildSpec {
   command: string;

@@ -14,7 +14,7 @@
  *   triggers a restart with exponential back-off.
  */
 import { ChildTransport, type ChildSpec } from './child.js';
-import type { Frame } from './framing.js';
+import type { Frame } from '../jsonrpc/framing.js';
 import {
   classify,
   ErrorCodes,
@@ -26,7 +26,7 @@ import {
   type NotificationMessage,
   type RequestMessage,
   type ResponseMessage,
-} from './messages.js';
+} from '../jsonrpc/messages.js';
 
 export type UpstreamState =
   | { tag: 'starting'; child: ChildTransport; generation: number }

@@ -70,7 +70,8 @@ local function main()
     end)
   end
 
-  pl.setup({ cmd = cmd, settings = { codeActions = { max = 2 } } })
+  -- liveIndex off: the fixture's own theorems would compete with the fixture engine's premises
+  pl.setup({ cmd = cmd, settings = { codeActions = { max = 2 }, liveIndex = false } })
   result.filetype = vim.bo.filetype
   local client = wait(function()
     local c = pl.client(0)
@@ -79,8 +80,9 @@ local function main()
   result.server_name = client.server_capabilities and client.server_capabilities.executeCommandProvider and 'premise-lsp'
 
   step('completion', function()
-    -- omnifunc completion, as a user gets it with <C-x><C-o>, after "rw ["
-    vim.bo.omnifunc = 'v:lua.vim.lsp.omnifunc'
+    -- omnifunc completion, as a user gets it with <C-x><C-o>, after "rw [":
+    -- the plugin's own setup set omnifunc (--clean leaves it empty)
+    result.omnifunc = vim.bo.omnifunc
     local row, col = find('rw [')
     vim.api.nvim_win_set_cursor(0, { row, col })
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('a<C-x><C-o>', true, false, true), 'n', false)

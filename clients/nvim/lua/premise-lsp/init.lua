@@ -1,4 +1,5 @@
--- premise-lsp for Neovim (0.7.2 and later).
+-- premise-lsp for Neovim (0.7.2 and later; on Neovim >= 0.11 through
+-- vim.lsp.config/vim.lsp.enable, before that vim.lsp.start_client).
 --
 --   require('premise-lsp').setup({
 --     cmd = { 'premise-lsp', 'serve', '--stdio' },   -- server command (upstream flags are added)
@@ -29,6 +30,10 @@ local defaults = {
   on_attach = nil,
   capabilities = nil,
   autostart = true,
+  -- omnifunc: set omnifunc=v:lua.vim.lsp.omnifunc in attached buffers that have none;
+  -- builtin: vim.lsp.completion.enable() where it exists (Neovim >= 0.11), with autotrigger.
+  -- Set `completion = false` when nvim-cmp (cmp-nvim-lsp) or another plugin completes.
+  completion = { omnifunc = true, builtin = true, autotrigger = true },
 }
 
 M.config = vim.deepcopy(defaults)
@@ -59,20 +64,36 @@ local function find_root(bufnr)
   return dir
 end
 
---- The server command line for a project root.
-function M.command(root)
-  local cmd = vim.deepcopy(M.config.cmd)
+--- The server command line for a project root. `upstream` and `base` default
+--- to the configured `upstream` and `cmd`.
+function M.command(root, upstream, base)
+  local cmd = vim.deepcopy(base or M.config.cmd)
   if type(cmd) == 'string' then
     cmd = vim.split(cmd, '%s+', { trimempty = true })
   end
-  if M.config.upstream == 'lean' then
+  if upstream == nil then
+    upstream = M.config.upstream
+  end
+  if upstream == 'lean' then
     vim.list_extend(cmd, { '--lean', root })
-  elseif M.config.upstream == 'isabelle' then
+  elseif upstream == 'isabelle' then
     vim.list_extend(cmd, { '--isabelle' })
-  elseif M.config.upstream ~= nil then
-    error("premise-lsp: upstream must be 'lean', 'isabelle' or nil, got " .. tostring(M.config.upstream))
+  elseif upstream ~= nil and upstream ~= false then
+    error("premise-lsp: upstream must be 'lean', 'isabelle' or nil, got " .. tostring(upstream))
   end
   return cmd
+end
+
+--- A `cmd` function for vim.lsp.config (Neovim >= 0.11): premise-lsp with
+--- `--lean ROOT` (ROOT: the client's root_dir), started in ROOT, as lean.nvim's
+--- own `leanls` config starts `lake serve`. For lean.nvim:
+---   vim.lsp.config('leanls', { cmd = require('premise-lsp').lean_cmd() })
+--- `base`: the premise-lsp command (default: the configured `cmd`).
+function M.lean_cmd(base)
+  return function(dispatchers, config)
+    local root = (config and config.root_dir) or vim.fn.getcwd()
+    return vim.lsp.rpc.start(M.command(root, 'lean', base), dispatchers, { cwd = root, env = config and config.cmd_env })
+  end
 end
 
 --- The `premise-lsp` settings section sent to the server.
@@ -84,21 +105,91 @@ function M.settings()
   return s
 end
 
-local function get_clients(bufnr)
-  local list
+local function buffer_clients(bufnr)
   if vim.lsp.get_clients then
-    list = vim.lsp.get_clients({ bufnr = bufnr })
-  else
-    list = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+    return vim.lsp.get_clients({ bufnr = bufnr })
   end
-  return vim.tbl_filter(function(c)
-    return c.name == M.name
-  end, list)
+  return vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
 end
 
---- The premise-lsp client attached to `bufnr` (or nil).
+--- Does `client` run premise-lsp (it offers the `premise-lsp.search` command)?
+--- True for our own client and for another plugin's client whose command is
+--- premise-lsp (lean.nvim's `leanls` with premise-lsp in front of Lean).
+function M.is_premise_client(client)
+  if client.name == M.name then
+    return true
+  end
+  local caps = client.server_capabilities or {}
+  local commands = caps.executeCommandProvider and caps.executeCommandProvider.commands or {}
+  return vim.tbl_contains(commands, M.search_command)
+end
+
+--- The premise-lsp client attached to `bufnr` (or nil): ours first, else any
+--- client whose server is premise-lsp.
 function M.client(bufnr)
-  return get_clients(bufnr or vim.api.nvim_get_current_buf())[1]
+  local list = buffer_clients(bufnr or vim.api.nvim_get_current_buf())
+  for _, c in ipairs(list) do
+    if c.name == M.name then
+      return c
+    end
+  end
+  for _, c in ipairs(list) do
+    if M.is_premise_client(c) then
+      return c
+    end
+  end
+  return nil
+end
+
+--- Make completion reachable in `bufnr` once `client` is attached: omnifunc
+--- (when the buffer has none) and, on Neovim >= 0.11, vim.lsp.completion.
+function M.enable_completion(client, bufnr)
+  local c = M.config.completion
+  if c == false then
+    return
+  end
+  c = c or {}
+  if c.omnifunc ~= false and vim.api.nvim_buf_get_option(bufnr, 'omnifunc') == '' then
+    vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
+  end
+  if c.builtin ~= false and vim.lsp.completion and vim.lsp.completion.enable then
+    vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = c.autotrigger ~= false })
+  end
+end
+
+local function on_attach(client, bufnr)
+  M.enable_completion(client, bufnr)
+  if M.config.on_attach then
+    M.config.on_attach(client, bufnr)
+  end
+end
+
+--- Neovim >= 0.11: vim.lsp.config/vim.lsp.enable exist.
+function M.has_lsp_config()
+  return type(vim.lsp.config) ~= 'nil' and type(vim.lsp.enable) == 'function'
+end
+
+--- The configuration handed to vim.lsp.config(M.name, …) on Neovim >= 0.11.
+function M.lsp_config()
+  local settings = M.settings()
+  local cfg = {
+    filetypes = M.config.filetypes,
+    root_dir = function(bufnr, on_dir)
+      on_dir(find_root(bufnr))
+    end,
+    init_options = { [M.section] = settings },
+    settings = { [M.section] = settings },
+    capabilities = M.config.capabilities,
+    on_attach = on_attach,
+  }
+  if M.config.upstream == 'lean' then
+    -- the command depends on the project root (--lean ROOT): a function, as
+    -- lean.nvim's own `leanls` config does; the prover runs in the root
+    cfg.cmd = M.lean_cmd()
+  else
+    cfg.cmd = M.command(nil)
+  end
+  return cfg
 end
 
 local function request(client, method, params, handler, bufnr)
@@ -119,6 +210,20 @@ function M.attach(bufnr)
   if id and not vim.lsp.get_client_by_id(id) then
     id = nil
   end
+  if not id and vim.lsp.start and M.has_lsp_config() then
+    -- Neovim >= 0.11 with autostart = false: vim.lsp.start reuses a client per name and root
+    local settings = M.settings()
+    return vim.lsp.start({
+      name = M.name,
+      cmd = M.command(root),
+      cmd_cwd = root,
+      root_dir = root,
+      capabilities = M.config.capabilities,
+      init_options = { [M.section] = settings },
+      settings = { [M.section] = settings },
+      on_attach = on_attach,
+    }, { bufnr = bufnr })
+  end
   if not id then
     local settings = M.settings()
     local capabilities = M.config.capabilities or vim.lsp.protocol.make_client_capabilities()
@@ -130,7 +235,7 @@ function M.attach(bufnr)
       capabilities = capabilities,
       init_options = { [M.section] = settings },
       settings = { [M.section] = settings },
-      on_attach = M.config.on_attach,
+      on_attach = on_attach,
       on_exit = function()
         if clients_by_root[root] == id then
           clients_by_root[root] = nil
@@ -334,7 +439,11 @@ function M.setup(opts)
   ]])
 
   local group = vim.api.nvim_create_augroup('premise-lsp', { clear = true })
-  if M.config.autostart then
+  if M.config.autostart and M.has_lsp_config() then
+    -- Neovim >= 0.11: Neovim starts, reuses and attaches the client itself
+    vim.lsp.config(M.name, M.lsp_config())
+    vim.lsp.enable(M.name)
+  elseif M.config.autostart then
     vim.api.nvim_create_autocmd('FileType', {
       group = group,
       pattern = M.config.filetypes,

@@ -3,10 +3,11 @@
  * pickers) and `premise-lsp.insert` (apply an insertion through
  * `workspace/applyEdit`).
  */
-import { ErrorCodes, RpcError } from '../../upstream/messages.js';
+import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { cursorContext } from '../text/context.js';
-import { langFor, MAX_QUERY_CHARS, type FeatureContext } from './context.js';
+import { MAX_QUERY_CHARS } from '../../engine/types.js';
+import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { inScope, queryAt, type Query } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';

@@ -18,9 +18,6 @@ export interface FeatureContext {
   live: { around(uri: string, line: number): { after: string[]; before: string[] } };
 }
 
-/** Longest query text handed to the engine. */
-export const MAX_QUERY_CHARS = 8000;
-
 /** Whose premises to search: the prover's, or (standalone) the document's language. */
 export function langFor(ctx: FeatureContext, uri?: string): Lang | undefined {
   const flavor = ctx.flavor();

@@ -31,11 +31,15 @@ function asMarkdown(contents: unknown): string {
   return c.kind === 'plaintext' ? c.value.replace(/([\\`*_{}\[\]()#+\-.!<>])/g, '\\$1') : c.value;
 }
 
-/** The upstream's hover with ours appended below a rule; either may be null. */
+/**
+ * The upstream's hover with ours appended below a rule; either may be null. An
+ * upstream hover without content (Isabelle's `{contents: []}`) counts as none.
+ */
 export function mergeHover(upstream: unknown, ours: Hover | null): unknown {
   if (!ours) return upstream ?? null;
   const up = upstream as Hover | null | undefined;
-  if (!up || up.contents === undefined) return ours;
-  const value = asMarkdown(up.contents) + '\n\n---\n\n' + (ours.contents as MarkupContent).value;
+  const theirs = up ? asMarkdown(up.contents) : '';
+  if (!theirs.trim()) return ours;
+  const value = theirs + '\n\n---\n\n' + (ours.contents as MarkupContent).value;
   return { ...up, contents: { kind: 'markdown', value } };
 }

@@ -5,7 +5,8 @@
 import { declarationBefore } from '../text/context.js';
 import { enclosingTheorem } from '../text/enclosing.js';
 import type { Position } from '../goals/types.js';
-import { langFor, MAX_QUERY_CHARS, type FeatureContext } from './context.js';
+import { MAX_QUERY_CHARS } from '../../engine/types.js';
+import { langFor, type FeatureContext } from './context.js';
 
 export interface Query {
   text: string;

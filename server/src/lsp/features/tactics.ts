@@ -2,39 +2,16 @@
  * Which text inserts a premise: the tactic (Lean) or method (Isabelle) form that
  * fits the premise and the goal, or just the name inside an open premise slot.
  */
+import { isEquational, mainConclusion } from '../../engine/open.js';
 import type { PremiseInfo } from '../../engine/types.js';
+
+export { isEquational, mainConclusion };
 import type { Slot } from '../text/context.js';
 
 export interface Insertion {
   /** Short form label: `rw`, `exact`, `simp add`, `name`… */
   form: string;
   text: string;
-}
-
-/** Top-level `=` or `↔` (Lean), `=`/`⟷`/`≡` (Isabelle) in a conclusion. */
-export function isEquational(conclusion: string): boolean {
-  let depth = 0;
-  const s = conclusion;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if ('([{⟨'.includes(c)) depth++;
-    else if (')]}⟩'.includes(c)) depth--;
-    else if (depth === 0) {
-      if (c === '↔' || c === '⟷' || c === '≡') return true;
-      if (c === '=' && !'<>≠:!=/'.includes(s[i - 1] ?? '') && s[i + 1] !== '>' && s[i + 1] !== '=') return true;
-    }
-  }
-  return false;
-}
-
-/** The `⊢` line of the main goal (Lean) or the first subgoal (Isabelle). */
-export function mainConclusion(goalText: string | undefined): string | undefined {
-  if (!goalText) return undefined;
-  const lean = /⊢\s*([^\n]*(?:\n(?!\S)[^\n]*)*)/.exec(goalText);
-  if (lean) return lean[1].trim();
-  const isa = /^\s*1\.\s*(.*)$/m.exec(goalText);
-  if (isa) return isa[1].replace(/^.*⟹\s*/, '').trim();
-  return undefined;
 }
 
 function hasExplicitArgs(p: PremiseInfo): boolean {

@@ -1,6 +1,7 @@
 /**
  * Isabelle proof states: send `PIDE/caret_update` and take the next
- * `PIDE/dynamic_output` (HTML stripped). Isabelle re-sends output only when it
+ * `PIDE/dynamic_output` (HTML stripped; text output, which carries `decorations`,
+ * taken as it is). Isabelle re-sends output only when it
  * changes, so the last content is cached per document and used when nothing new
  * arrives in time.
  */
@@ -58,9 +59,12 @@ export class IsabelleGoals implements GoalProvider {
 
   observeNotification(msg: { method: string; params?: unknown }): void {
     if (msg.method !== 'PIDE/dynamic_output') return;
-    const content = (msg.params as { content?: unknown } | undefined)?.content;
+    const p = msg.params as { content?: unknown; decorations?: unknown } | undefined;
+    const content = p?.content;
     if (typeof content !== 'string') return;
-    const text = stripHtml(content);
+    // Only text output (`vscode_html_output=false`) comes with `decorations`: it is not HTML,
+    // and a `<` in it (`x < y`, `\<forall>`) is text.
+    const text = p?.decorations !== undefined ? content.trim() : stripHtml(content);
     if (this.caret) this.last.set(this.caret.uri, text);
     const ws = this.waiters;
     this.waiters = [];

@@ -1,10 +1,12 @@
 /**
- * Lean proof states: our own `$/lean/plainGoal` (retried after −32801 once the
- * next `$/lean/fileProgress` reports `processing: []`, falling back to
- * `$/lean/plainTermGoal`), plus goals captured from the editor's own plainGoal
+ * Lean proof states: our own `$/lean/plainGoal` (Lean answers once elaboration
+ * reaches the position; after −32801 "File changed." it is asked again, once the
+ * file is no longer being processed: the next `$/lean/fileProgress` with
+ * `processing: []`, or only fatal-error entries, which never clear), falling back
+ * to `$/lean/plainTermGoal`, plus goals captured from the editor's own plainGoal
  * requests.
  */
-import { ErrorCodes, RpcError } from '../../upstream/messages.js';
+import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { GoalProvider, Position, ProofState } from './types.js';
 import { stateText } from './types.js';
 
@@ -24,6 +26,8 @@ const MAX_RETRIES = 3;
 export class LeanGoals implements GoalProvider {
   private readonly cache = new Map<string, Cached>();
   private readonly progressWaiters = new Map<string, Array<() => void>>();
+  /** Documents Lean is elaborating now (a `fileProgress` with kind-1 entries last seen). */
+  private readonly processing = new Set<string>();
 
   constructor(
     private readonly upstream: UpstreamRequester,
@@ -47,7 +51,8 @@ export class LeanGoals implements GoalProvider {
         return await this.termGoal(uri, pos, deadline);
       } catch (e) {
         if (e instanceof RpcError && e.code === ErrorCodes.ContentModified) {
-          if (!(await this.fileDone(uri, deadline - Date.now()))) return undefined;
+          // The edit that caused it may already be elaborated (its `processing: []` seen): ask again now.
+          if (this.processing.has(uri) && !(await this.fileDone(uri, deadline - Date.now()))) return undefined;
           continue;
         }
         return undefined;
@@ -97,7 +102,13 @@ export class LeanGoals implements GoalProvider {
     if (msg.method !== '$/lean/fileProgress') return;
     const p = msg.params as { textDocument?: { uri?: string }; processing?: unknown[] } | undefined;
     const uri = p?.textDocument?.uri;
-    if (!uri || !Array.isArray(p?.processing) || p!.processing!.length > 0) return;
+    if (!uri || !Array.isArray(p?.processing)) return;
+    // kind 1 (or absent: the default) is work in progress; kind 2 is a fatal error that stays
+    if (p!.processing!.some((x) => (x as { kind?: unknown } | null)?.kind !== 2)) {
+      this.processing.add(uri);
+      return;
+    }
+    this.processing.delete(uri);
     const waiters = this.progressWaiters.get(uri);
     this.progressWaiters.delete(uri);
     for (const w of waiters ?? []) w();
@@ -112,6 +123,7 @@ export class LeanGoals implements GoalProvider {
 
   forget(uri: string): void {
     this.cache.delete(uri);
+    this.processing.delete(uri);
   }
 }
 
@@ -119,13 +131,18 @@ function samePos(a: Position, b: Position): boolean {
   return a.line === b.line && a.character === b.character;
 }
 
-/** `{goals: string[]}` with at least one goal → the goals, fences stripped. */
+/**
+ * `{goals: string[]}` with at least one goal → the goals, fences stripped. In conv
+ * mode Lean shows the focused side as `| lhs` where a goal has `⊢ type`; it is read
+ * as the goal.
+ */
 export function goalsOf(r: unknown): string[] | undefined {
   const goals = (r as { goals?: unknown } | null)?.goals;
   if (!Array.isArray(goals)) return undefined;
   const out = goals
     .filter((g): g is string => typeof g === 'string')
     .map((g) => g.replace(/^```lean\n?/, '').replace(/\n?```$/, '').trim())
+    .map((g) => (/^⊢/m.test(g) ? g : g.replace(/^\| /m, '⊢ ')))
     .filter((g) => g.length > 0);
   return out.length > 0 ? out : undefined;
 }

@@ -1,5 +1,5 @@
 /** What every prover's goal source offers the features. */
-import type { NotificationMessage, RequestMessage } from '../../upstream/messages.js';
+import type { NotificationMessage, RequestMessage } from '../../jsonrpc/messages.js';
 
 export interface Position {
   line: number;

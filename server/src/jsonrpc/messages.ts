@@ -1,6 +1,7 @@
 /**
  * JSON-RPC 2.0 message shapes and helpers shared by the upstream link and the
- * LSP router. Plain data only: no transport, no LSP semantics.
+ * LSP router. Plain data only: no transport, no LSP semantics (vscode-languageserver
+ * belongs to server/src/lsp alone; test/unit/import-graph.test.ts keeps it there).
  */
 
 export type Id = number | string;

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import type { PremiseInfo, PremiseSearch, SearchHit, SearchOptions } from '../engine/types.js';
+import { toInfo } from '../../../indexes/src/premise-info.js';
+import type { PremiseInfo, PremiseSearch, SearchHit, SearchOptions } from './types.js';
 
 const WORD = /[\p{L}\p{N}_']+|[^\s\p{L}\p{N}_'(){}\[\],:]/gu;
 
@@ -19,8 +20,9 @@ export function tokens(text: string): string[] {
   return out;
 }
 
-function toInfo(r: Partial<PremiseRecord> & { name: string; uses?: number }): PremiseInfo {
-  return {
+/** A record given in part, completed with defaults, as the index keeps it. */
+function infoOf(r: Partial<PremiseRecord> & { name: string; uses?: number }): PremiseInfo {
+  const full: PremiseRecord = {
     name: r.name,
     kind: r.kind ?? 'theorem',
     lang: r.lang ?? 'lean',
@@ -31,8 +33,9 @@ function toInfo(r: Partial<PremiseRecord> & { name: string; uses?: number }): Pr
     args: r.args ?? [],
     goal: r.goal ?? '',
     doc: r.doc,
-    uses: r.uses ?? 0,
+    refs: [],
   };
+  return toInfo(full, r.uses ?? 0);
 }
 
 export class FixtureEngine implements PremiseSearch {
@@ -40,7 +43,7 @@ export class FixtureEngine implements PremiseSearch {
   private df = new Map<string, number>();
 
   constructor(records: Array<Partial<PremiseRecord> & { name: string }> = []) {
-    for (const r of records) this.add(toInfo(r));
+    for (const r of records) this.add(infoOf(r));
     this.recount();
   }
 
@@ -107,7 +110,7 @@ export class FixtureEngine implements PremiseSearch {
   }
 
   async upsert(records: PremiseRecord[]): Promise<void> {
-    for (const r of records) this.add(toInfo(r));
+    for (const r of records) this.add(infoOf(r));
     this.recount();
   }
 
@@ -115,4 +118,6 @@ export class FixtureEngine implements PremiseSearch {
     for (const n of names) this.byName.delete(n);
     this.recount();
   }
+
+  async dispose(): Promise<void> {}
 }

@@ -1,0 +1,7 @@
+/** Progress of a long index build, reported by phase (the CLI draws bars from it). */
+export interface Progress {
+  phase: 'extract' | 'embed' | 'ann' | 'write';
+  done: number;
+  total: number;
+}
+export type OnProgress = (p: Progress) => void;

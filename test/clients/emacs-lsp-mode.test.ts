@@ -1,0 +1,94 @@
+/**
+ * The Emacs client under lsp-mode (clients/emacs/premise-lsp-lsp.el) in a real
+ * `emacs --batch` with Debian's elpa-lsp-mode: its ERT suite
+ * (clients/emacs/test/premise-lsp-lsp-test.el) defines stand-ins for lean4-mode
+ * and isabelle-emacs that register their lsp-mode clients as those packages
+ * do, with the fake Lean / fake Isabelle as servers, and drives completion,
+ * premise-lsp-insert and premise-lsp-search with premise-lsp wrapped in front
+ * of their client (proxy) and beside it (add-on). What the editor did is
+ * written to a JSON file read here.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, run, serverCommand, skipReason, type Run } from './util.js';
+
+function lspModeSkip(): string | undefined {
+  const emacs = skipReason('emacs');
+  if (emacs) return emacs;
+  const r = spawnSync('emacs', ['--batch', '--eval', '(progn (unless (locate-library "lsp-mode") (package-initialize)) (kill-emacs (if (locate-library "lsp-mode") 0 3)))'], { stdio: 'ignore', timeout: 20_000 });
+  if (r.status === 0) return undefined;
+  const reason = 'lsp-mode is not installed for emacs: skipping the lsp-mode client tests (CI installs elpa-lsp-mode, see .ci/run)';
+  console.warn(reason);
+  return reason;
+}
+
+const skip = lspModeSkip();
+
+describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)', () => {
+  let proc: Run;
+  let out: any;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'premise-lsp-lsp-mode-'));
+    const outPath = join(dir, 'out.json');
+    proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
+      env: {
+        PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
+        PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]),
+        PREMISE_LSP_TEST_FAKE_ISABELLE: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-isabelle.mjs')]),
+        PREMISE_LSP_TEST_FIXTURES: join(ROOT, 'test/fixtures/lsp'),
+        PREMISE_LSP_TEST_OUT: outPath,
+        HOME: dir, // lsp-mode writes its session and server caches under ~/.emacs.d
+      },
+      timeoutMs: 60_000,
+    });
+    out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
+  }, 80_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const log = () => `emacs exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\n${(proc.stdout + proc.stderr).slice(-4000)}`;
+
+  it('runs the ERT suite with every test passing and none skipped', () => {
+    expect(proc.timedOut, log()).toBe(false);
+    expect(proc.code, log()).toBe(0);
+    const summary = /Ran (\d+) tests, (\d+) results as expected, (\d+) unexpected(?:, (\d+) skipped)?/.exec(proc.stdout + proc.stderr);
+    expect(summary, log()).not.toBeNull();
+    const [, ran, expected, unexpected, skipped] = summary!;
+    expect(Number(ran)).toBeGreaterThanOrEqual(5);
+    expect(Number(expected), log()).toBe(Number(ran));
+    expect(Number(unexpected)).toBe(0);
+    expect(Number(skipped ?? 0), log()).toBe(0);
+  });
+
+  for (const [setup, prefix] of [
+    ['lean4-mode-style (premise-lsp wrapping lean4-mode\'s client)', 'proxy'],
+    ['add-on (premise-lsp beside lean4-mode\'s client)', 'add_on'],
+  ] as const) {
+    it(`${setup}: completion after "rw [", the insert action in the buffer, the search command`, () => {
+      expect(out[`${prefix}_completion`], log()).toEqual(expect.arrayContaining(['Nat.add_comm', 'Nat.mul_comm']));
+      expect(out[`${prefix}_insert_menu`]).toEqual(['Nat.add_comm', 'Nat.add_zero']); // codeActions.max = 2 reached the server
+      expect(out[`${prefix}_insert_line`]).toBe('  rw [Nat.add_comm]');
+      expect(out[`${prefix}_search_line`]).toBe('  exact Nat.le_of_lt_succ');
+    });
+  }
+
+  it('lean4-mode-style: the goal comes from Lean through the proxy, lean4-mode\'s own handlers still run', () => {
+    expect(out.proxy_search_source, log()).toBe('goal:plainGoal');
+    expect(out.proxy_search_at_point[0]).toBe('Nat.mul_comm');
+    expect(out.proxy_file_progress).toBeGreaterThan(0);
+    expect(out.add_on_search_source).toBe('declaration');
+  });
+
+  it('isabelle-emacs-style: premise-lsp wraps lsp-isar, goals from PIDE/dynamic_output, premises in completion', () => {
+    expect(out.isabelle_search_source, log()).toBe('goal:dynamic_output');
+    expect(out.isabelle_search_at_point[0]).toBe('Nat.add_0_right');
+    expect(out.isabelle_completion).toContain('Nat.add_0_right');
+  });
+});
