@@ -73,7 +73,8 @@ describe('text query understanding', () => {
     expect(intentOf('Cauchy-Schwarz inequality', 'english')).toBe('theorem');
     expect(intentOf('the definition of a lattice', 'english')).toBe('definition');
     expect(intentOf('the cosine function', 'english')).toBe('definition');
-    expect(intentOf('lattice', 'english')).toBe('any');
+    expect(intentOf('lattice', 'english')).toBe('definition');
+    expect(intentOf('Hamming distance', 'english')).toBe('any');
     expect(kindFits('theorem', 'def')).toBe(false);
     expect(kindFits('theorem', 'lemma')).toBe(true);
     expect(kindFits('any', 'def')).toBeUndefined();

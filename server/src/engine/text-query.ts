@@ -36,7 +36,7 @@ const ASSERTS = new Set(
 /** Nouns that name a result, not an object. */
 const RESULT_NOUNS = new Set('theorem lemma inequality identity formula law rule principle criterion bound estimate test trick characterization characterisation'.split(' '));
 /** Words that open a relative clause: a verb after them describes an object, it does not assert. */
-const RELATIVE = new Set('that which where whose whom with such in of for on'.split(' '));
+const RELATIVE = new Set('that which where whose whom with such'.split(' '));
 /** Nouns that name an object or a structure. */
 const OBJECT_NOUNS = new Set('definition function map space group ring field structure type set class module algebra category functor order lattice topology measure filter sequence series number numbers polynomial matrix'.split(' '));
 
@@ -52,7 +52,8 @@ export function kindFits(intent: Intent, kind: DeclKind): boolean | undefined {
 export function styleOf(text: string): TextStyle {
   const t = text.trim();
   if (NAME_RE.test(t) && /[._]|\p{Ll}\p{Lu}/u.test(t)) return 'name';
-  const words = englishWords(t.replace(/`[^`]*`/g, ' ')).length;
+  // single letters are variables, not words
+  const words = englishWords(t.replace(/`[^`]*`/g, ' ')).filter((w) => w.length > 1).length;
   const symbols = (t.match(MATH_RE) ?? []).length;
   if (!symbols) return 'english';
   return words >= 3 * symbols ? 'english' : words >= 2 ? 'mixed' : 'formula';
