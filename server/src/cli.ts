@@ -8,8 +8,8 @@ const USAGE = `usage: premise-lsp <command> [options]
 
 commands:
   index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--verbose]
-  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json]
+  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--slot-steps | --slot-from-tactic] [--json]
   extract <source-dir>... [--out records.jsonl]
   serve --stdio [--index DIR] [--lean <root> | --isabelle | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]

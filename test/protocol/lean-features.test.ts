@@ -5,6 +5,7 @@
  * `plainTermGoal` fallback, passive capture of the editor's own goal requests),
  * insert-premise code actions, hover, and the search/insert commands.
  */
+import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile, type Msg } from './harness.js';
 
@@ -50,6 +51,28 @@ describe('completion', () => {
     // the goal came from our own plainGoal, whose reply never reached the editor
     expect(sent.some((m) => m.method === '$/lean/plainGoal' && String(m.id).startsWith('premise:'))).toBe(true);
     expect(e.received.some((m) => String(m.id).startsWith('premise:'))).toBe(false);
+  });
+
+  it('passes the slot to the engine: inside `rw [` equations come first, and the search command takes `slot`', async () => {
+    // a definition whose statement shares more with the goal than the lemma does: first without a slot
+    const premises = tempFile('slot-premises.json');
+    writeFileSync(premises, JSON.stringify([
+      { name: 'Nat.add', kind: 'def', statement: 'def Nat.add (a b : Nat) : Nat := a + b = b + a', goal: 'Nat', args: ['(a b : Nat)'] },
+      { name: 'Nat.add_comm', statement: 'theorem Nat.add_comm (n m : Nat) : n + m = m + n', goal: 'n + m = m + n', args: ['(n m : Nat)'] },
+    ]));
+    const log = tempFile('lean.jsonl');
+    const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log }, engine: premises });
+    editors.push(e);
+    await e.initialize({ 'premise-lsp': { liveIndex: false } });
+    const { uri, text } = await openAndWait(e, 'Complete.lean');
+    const goal = 'a b : Nat\n⊢ a + b = b + a';
+    const names = (r: any) => r.result.results.map((h: any) => h.name);
+    expect(names(await search(e, { query: goal }))).toEqual(['Nat.add', 'Nat.add_comm']);
+    expect(names(await search(e, { query: goal, slot: 'rw' }))).toEqual(['Nat.add_comm', 'Nat.add']);
+    // at uri/position the slot is read from the text
+    expect(names(await search(e, { uri, position: posOf(text, 'rw [', 4) }))).toEqual(['Nat.add_comm', 'Nat.add']);
+    const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 2, triggerCharacter: '[' } });
+    expect(premiseName(r.result.items[0])).toBe('Nat.add_comm');
   });
 
   it('merges premises after Lean\'s items for an invoked completion after `exact `', async () => {

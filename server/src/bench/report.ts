@@ -20,20 +20,23 @@ export function renderMarkdown(r: Record<string, any>): string {
   L.push(
     '## Retrieval quality',
     '',
-    '`bm25-plain` is BM25 over the whole query, the usual baseline; `bm25` is premise-lsp\'s sparse stage (goal weighted above hypotheses).',
+    '`bm25-plain` is BM25 over the whole query, the usual baseline; `bm25` is premise-lsp\'s sparse stage (goal weighted above hypotheses); ' +
+      '`sine` and `mepo` are SInE and MePo over the same index\'s symbols. `slot steps`: only the steps whose tactic has a slot (rw, simp, exact, apply…), ' +
+      'with the slot unknown or known to the engine.',
     '',
     '| dataset | mode | gold resolved | R@1 | R@5 | R@10 | R@100 | nDCG@10 | MRR | R@10 ÷ bm25-plain | R@10 ÷ bm25 |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   );
   const evals = (r.quality?.evals ?? []) as EvalReport[];
   const ratio = (e: EvalReport, base: string) => {
-    const b = evals.find((x) => x.dataset === e.dataset && x.mode === base);
+    if (e.slot) return '–';
+    const b = evals.find((x) => x.dataset === e.dataset && x.mode === base && !x.slot);
     return b && b.metrics['R@10'] ? (e.metrics['R@10'] / b.metrics['R@10']).toFixed(2) : '–';
   };
   for (const e of evals) {
     const m = e.metrics;
     L.push(
-      `| ${e.dataset} | ${e.mode}${e.rerank ? '+rerank' : ''} | ${e.resolved}/${e.total} | ${m['R@1'].toFixed(3)} | ${m['R@5'].toFixed(3)} | ${m['R@10'].toFixed(3)} | ${m['R@100'].toFixed(3)} | ${m['nDCG@10'].toFixed(3)} | ${m.MRR.toFixed(3)} | ${ratio(e, 'bm25-plain')} | ${ratio(e, 'bm25')} |`,
+      `| ${e.dataset} | ${e.mode}${e.rerank ? '+rerank' : ''}${e.slot ? ` (slot steps, ${e.slot === 'given' ? 'known' : 'unknown'})` : ''} | ${e.resolved}/${e.total} | ${m['R@1'].toFixed(3)} | ${m['R@5'].toFixed(3)} | ${m['R@10'].toFixed(3)} | ${m['R@100'].toFixed(3)} | ${m['nDCG@10'].toFixed(3)} | ${m.MRR.toFixed(3)} | ${ratio(e, 'bm25-plain')} | ${ratio(e, 'bm25')} |`,
     );
   }
   L.push('');

@@ -64,18 +64,19 @@ async function query(cfg: BenchConfig) {
   (globalThis as { gc?: () => void }).gc?.();
   const rssAfterLoad = mb(process.memoryUsage().rss);
   const qs = goals(cfg.shared);
-  const modes: { name: string; mode: Mode; rerank: boolean }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
+  const modes: { name: string; mode: Mode; rerank: boolean; slot?: string }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
   if (engine.hasDense) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
+  if (engine.hasDense) modes.push({ name: 'hybrid + slot rw', mode: 'hybrid', rerank: false, slot: 'rw' });
   if (engine.hasReranker) modes.push({ name: 'hybrid+rerank', mode: 'hybrid', rerank: true });
   const latency: Record<string, ReturnType<typeof percentiles>> = {};
   for (const m of modes) {
     // warm-up, then cold-cache timings for every goal
-    for (const q of qs.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank });
+    for (const q of qs.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
     const times: number[] = [];
     for (const q of qs) {
       engine.clearCaches();
       const s = performance.now();
-      await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank });
+      await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
       times.push(performance.now() - s);
     }
     latency[m.name] = percentiles(times);
@@ -105,15 +106,19 @@ const EVAL_FILES: [DatasetName, string][] = [
 
 async function quality(cfg: BenchConfig) {
   const engine = await openEngine(cfg.indexDir);
-  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false]];
+  // SInE and MePo (Lean core's and Sledgehammer's selectors) over the same index's symbols, beside BM25
+  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false], ['sine', false], ['mepo', false]];
   if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
   if (engine.hasReranker) modes.push(['hybrid', true]);
+  const slotMode: EvalMode = engine.hasDense ? 'hybrid' : 'bm25';
   const out = [];
   for (const [name, rel] of EVAL_FILES) {
     const path = join(cfg.shared, 'data', rel);
     if (!existsSync(path)) continue;
     const qs = loadDataset(name, path);
     for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, rerank));
+    // the slot as a signal: the steps whose tactic has one, without and with it
+    if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, false, use));
   }
   return { evals: out };
 }

@@ -30,7 +30,7 @@ export function choice<T extends string>(value: string | undefined, name: string
   return value as T;
 }
 
-export const MODES = ['bm25', 'dense', 'hybrid'] as const;
+export const MODES = ['bm25', 'dense', 'hybrid', 'sine', 'mepo'] as const;
 
 /**
  * `--weights d,s,p[,g[,l[,i[,k]]]]`: fusion weights for every kind of query; graph votes, locality,

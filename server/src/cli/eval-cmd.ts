@@ -1,4 +1,6 @@
-/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--json]` */
+/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--json]`
+ *  --slot-steps: score only LeanDojo steps whose tactic has a slot (rw, simp, exact, apply…);
+ *  --slot-from-tactic: the same steps, with the tactic given to the engine as the slot. */
 import { existsSync } from 'node:fs';
 import { DATASETS, loadDataset } from '../eval/datasets.js';
 import { formatEval, runEval } from '../eval/run.js';
@@ -6,22 +8,30 @@ import { choice, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
 
 export async function evalCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, dataset: { type: 'string', short: 'd' }, 'no-informal': { type: 'boolean' } });
+  const { values, positionals } = parse(argv, {
+    ...ENGINE_FLAGS,
+    dataset: { type: 'string', short: 'd' },
+    'slot-steps': { type: 'boolean' },
+    'slot-from-tactic': { type: 'boolean' },
+    'no-informal': { type: 'boolean' },
+  });
   if (!values.index) throw new UsageError('eval needs --index <index-dir>');
   const dataset = choice(values.dataset, 'dataset', DATASETS);
   if (!dataset) throw new UsageError(`eval needs --dataset ${DATASETS.join('|')}`);
   if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
   if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
   const mode = choice(values.mode, 'mode', [...MODES, 'bm25-plain'] as const);
-  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain');
+  const slotUse = values['slot-from-tactic'] ? 'given' : values['slot-steps'] ? 'steps' : undefined;
+  if (slotUse && dataset !== 'leandojo') throw new UsageError('--slot-steps and --slot-from-tactic need --dataset leandojo (steps with a tactic)');
+  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain' || mode === 'sine' || mode === 'mepo');
   try {
     const queries = loadDataset(dataset, positionals[0]!);
     const m = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
     const informal = !values['no-informal'];
-    const report = await runEval(engine, dataset, queries, m, rerank, informal);
+    const report = await runEval(engine, dataset, queries, m, rerank, slotUse, informal);
     // English queries: the informal side's contribution, measured in the same run
     if (informal && m === 'hybrid' && dataset === 'mathlibqr') {
-      const off = await runEval(engine, dataset, queries, m, rerank, false);
+      const off = await runEval(engine, dataset, queries, m, rerank, slotUse, false);
       report.withoutInformal = { metrics: off.metrics, byStyle: off.byStyle };
     }
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');

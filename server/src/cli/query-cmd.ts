@@ -1,5 +1,6 @@
-/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
+/** `premise-lsp query --index DIR [--k N] [--mode M] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
+import { slotOf } from '../engine/open.js';
 import type { SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
@@ -13,16 +14,19 @@ function formatHit(h: SearchHit): string {
 }
 
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, k: { type: 'string', short: 'k' } });
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
-  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25');
+  if (values.slot !== undefined && !slotOf(values.slot)) {
+    throw new UsageError(`--slot takes a tactic (rw, simp, exact, apply, rule, using…), got ${JSON.stringify(values.slot)}`);
+  }
+  const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
-    const hits = await engine.search(text, { k, mode, rerank });
+    const hits = await engine.search(text, { k, mode, rerank, slot: values.slot });
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {

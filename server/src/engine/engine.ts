@@ -21,6 +21,10 @@ import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } 
 import { Segment, topByScore } from './segment.js';
 import { kindFits, readTextQuery, type TextQuery } from './text-query.js';
 import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
+import { mepo } from './mepo.js';
+import { sine } from './sine.js';
+import { bySelection, statementSymbols } from './symbol-sets.js';
+import { slotFit, slotOf, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
 
@@ -32,6 +36,9 @@ const POOL = 200;
 const RERANK_TOP = 50;
 /** Text queries: fused candidates whose kind is checked against what the sentence asks for. */
 const KIND_TOP = 100;
+/** Candidates reordered by the slot signal, and its weight as a share of their score span. */
+const SLOT_TOP = 50;
+const SLOT_WEIGHT = 0.5;
 /**
  * In a library-sized corpus, terms in more than this share of premises (`=`, `→`,
  * `ℕ`…) cost the most postings and carry little signal; they are skipped.
@@ -109,6 +116,23 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
   for (const g of q.otherGoals) add(g, PART_WEIGHT.other);
   return w;
 }
+
+/** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
+function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
+  const top = list.slice(0, SLOT_TOP);
+  if (top.length < 2) return;
+  const span = top[0]!.score - top[top.length - 1]!.score || Math.abs(top[0]!.score) || 1;
+  for (const c of top) {
+    const fit = slotFit(slot, q.goal, c.info);
+    c.parts.slot = fit;
+    c.score += SLOT_WEIGHT * span * fit;
+  }
+  top.sort((a, b) => b.score - a.score || a.order - b.order);
+  list.splice(0, top.length, ...top);
+}
+
+const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
+const usesVectors = (mode: Mode) => mode === 'dense' || mode === 'hybrid';
 
 export class Engine implements PremiseSearch {
   private base: Segment[];
@@ -196,12 +220,24 @@ export class Engine implements PremiseSearch {
     const mode = opts.mode ?? this.opts.defaultMode ?? (this.opts.encoder ? 'hybrid' : 'bm25');
     if (mode === 'dense' && !this.opts.encoder) throw new Error(`mode ${mode} needs an index built with an encoder`);
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
-    opts = { ...opts, rerank: opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault) };
+    opts = { ...opts, rerank: isBaseline(mode) ? false : (opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault)) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) =>
-      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.informal ?? true, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? []]);
+      JSON.stringify([
+        q,
+        k,
+        mode,
+        !!opts.rerank,
+        opts.lang ?? '',
+        !!opts.plainBm25,
+        opts.informal ?? true,
+        opts.exclude ?? [],
+        opts.hidden ?? [],
+        opts.nearby ?? [],
+        slotOf(opts.slot) ?? '',
+      ]);
     const parsed = queries.map(parseQuery);
-    const dense = mode !== 'bm25' && !!this.opts.encoder;
+    const dense = usesVectors(mode) && !!this.opts.encoder;
     const extra = opts.extra?.length ? await this.extraSegment(opts.extra, dense) : undefined;
     const vectors = dense ? await this.embedQueries(parsed.map(denseQueryText)) : [];
     const view = this.view(extra);
@@ -318,7 +354,7 @@ export class Engine implements PremiseSearch {
     opts: SearchOptions,
     view: View,
   ): Promise<SearchHit[]> {
-    const sparse = mode !== 'dense';
+    const sparse = mode === 'bm25' || mode === 'hybrid';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
     const segs = view.segs;
@@ -340,6 +376,13 @@ export class Engine implements PremiseSearch {
       !excluded.has(orderOf(segIndex, id)) &&
       !(view.shadowed.size && view.shadowed.has(orderOf(segIndex, id))) &&
       (!lang || seg.table.lang(id) === lang);
+    if (isBaseline(mode)) {
+      // baselines test many premises: hidden names by id, not candidates' names
+      const hiddenIds = segs.map((s) => new Set((opts.hidden ?? []).map((n) => s.table.id(n)).filter((id) => id !== undefined)));
+      const ok = (seg: Segment, segIndex: number, id: number) =>
+        usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
+      return this.baseline(q, mode, k, ok, segs);
+    }
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
@@ -437,7 +480,35 @@ export class Engine implements PremiseSearch {
       top.sort(byScore);
       list.splice(0, top.length, ...top);
     }
+    const slot = slotOf(opts.slot);
+    if (slot) slotRerank(q, slot, list);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+  }
+
+  /** SInE or MePo over every segment's symbols, merged by selection round, then strength. */
+  private baseline(
+    q: ParsedQuery,
+    mode: 'sine' | 'mepo',
+    k: number,
+    ok: (seg: Segment, segIndex: number, id: number) => boolean,
+    segs: Segment[],
+  ): SearchHit[] {
+    const conjecture = statementSymbols([...q.hyps, ...q.otherGoals], q.goal);
+    const picked: { seg: Segment; order: number; id: number; level: number; strength: number }[] = [];
+    segs.forEach((seg, segIndex) => {
+      const sets = seg.symbols;
+      const opts = { limit: k, usable: (id: number) => ok(seg, segIndex, id) };
+      const sel = mode === 'sine' ? sine(sets, sets.ids(conjecture), opts) : mepo(sets, sets.ids(conjecture), opts);
+      for (const x of sel) picked.push({ seg, order: orderOf(segIndex, x.id), ...x });
+    });
+    picked.sort((a, b) => bySelection(a, b) || a.order - b.order);
+    return picked.slice(0, k).map((x, i) => ({
+      ...x.seg.table.get(x.id),
+      rank: i + 1,
+      // higher is better and the order is kept: round first, strength within it
+      score: -x.level + x.strength / (1 + x.strength),
+      parts: { level: x.level, strength: x.strength },
+    }));
   }
 
   /** Where a name is searchable now: its newest live version (a search's own premises first). */

@@ -87,6 +87,8 @@ export class FixtureEngine implements PremiseSearch {
         if (w) score += qw * w * Math.log(1 + n / (this.df.get(t) ?? 1));
       }
       if (opts.nearby?.includes(info.name)) score += 100; // locality wins in this double, so tests see it
+      // in a rewriting slot this double keeps only equations and iffs on top, so tests see the slot arrive
+      if (opts.slot && /^(rw|simp|nth_rw|rwa)/.test(opts.slot) && !/=|↔/.test(info.goal)) score /= 10;
       if (score > 0) scored.push({ info, score });
     }
     scored.sort((a, b) => b.score - a.score || a.info.name.localeCompare(b.info.name));

@@ -26,6 +26,7 @@ export { withNotation } from './notation.js';
 export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 export { FixtureEngine } from './fixture-engine.js';
 export { isEquational, mainConclusion } from './shape.js';
+export { slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
   /** Encoder directory overriding the one recorded in the index manifest. */

@@ -10,6 +10,7 @@ import { FlatDenseStore, type DenseStore } from '../../../indexes/src/store/dens
 import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import type { Lang } from '../../../indexes/src/extract/record.js';
+import { SymbolSets } from './symbol-sets.js';
 
 export interface PremiseSource {
   readonly size: number;
@@ -32,6 +33,7 @@ export class Segment {
   /** Reused BM25 accumulators, formal and informal (queries run one at a time per engine). */
   readonly acc: Float32Array;
   readonly informalAcc: Float32Array;
+  private symbolSets?: SymbolSets;
 
   constructor(
     readonly table: PremiseSource,
@@ -42,6 +44,11 @@ export class Segment {
     this.deleted = new Uint8Array(table.size);
     this.acc = new Float32Array(table.size);
     this.informalAcc = new Float32Array(table.size);
+  }
+
+  /** Per-premise symbol sets for the SInE/MePo baselines, built on first use. */
+  get symbols(): SymbolSets {
+    return (this.symbolSets ??= new SymbolSets(this.table));
   }
 
   static fromIndex(parts: IndexParts): Segment {

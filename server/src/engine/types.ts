@@ -9,7 +9,8 @@ import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 
 export type { PremiseInfo };
 
-export type Mode = 'bm25' | 'dense' | 'hybrid';
+/** `sine` and `mepo` are the SInE and MePo baselines over the index's symbols (README, "Baselines"). */
+export type Mode = 'bm25' | 'dense' | 'hybrid' | 'sine' | 'mepo';
 
 /**
  * The most characters of a query the engine reads (a pasted file is not a proof
@@ -81,6 +82,13 @@ export interface SearchOptions {
    * embedding would. Searches with `extra` are not result-cached.
    */
   extra?: PremiseRecord[];
+  /**
+   * The tactic whose argument is being filled (`rw`, `simp`, `exact`, `apply`;
+   * Isabelle `simp add:`, `rule`, `using`…; see slot.ts): the top candidates are
+   * reranked by how well they fit it (rewrites whose left side occurs in the goal
+   * for `rw`, conclusions that are the goal for `exact`). Not for `sine`/`mepo`.
+   */
+  slot?: string;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -95,6 +103,12 @@ export interface ScoreParts {
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
   local?: number;
   rerank?: number;
+  /** With a slot: how well the premise fits it, in [-1, 1]. */
+  slot?: number;
+  /** SInE / MePo only: the BFS depth or pass that selected the premise. */
+  level?: number;
+  /** SInE / MePo only: trigger strength (summed rarity) or relevance within its level. */
+  strength?: number;
 }
 
 

@@ -17,6 +17,8 @@ export interface EvalQuery {
   gold: string[][];
   /** The theorem being proved, when known: excluded from results and from graph evidence. */
   theorem?: string;
+  /** LeanDojo: the tactic the step used (its slot can be given to the engine). */
+  tactic?: string;
 }
 
 const QR_FIELDS: Record<string, string> = {
@@ -72,9 +74,11 @@ function loadLeanDojo(file: string): EvalQuery[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l, i) => {
-      const r = JSON.parse(l) as { id?: string; theorem?: string; split?: string; state_before: string; premises: { full_name: string }[] };
+      const r = JSON.parse(l) as { id?: string; theorem?: string; split?: string; tactic?: string; state_before: string; premises: { full_name: string }[] };
       const names = [...new Set(r.premises.map((p) => p.full_name))];
-      return { id: r.id ?? String(i), style: r.split ?? 'state', text: r.state_before, gold: names.map((n) => [n]), theorem: r.theorem };
+      const q: EvalQuery = { id: r.id ?? String(i), style: r.split ?? 'state', text: r.state_before, gold: names.map((n) => [n]), theorem: r.theorem };
+      if (r.tactic) q.tactic = r.tactic;
+      return q;
     });
 }
 

@@ -5,12 +5,19 @@
  * own proof must not vote), what its file declares below it is hidden (not yet
  * available there), and what the file declares above it is `nearby`.
  */
+import { slotOf } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
 import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 
 /** The engine's modes, plus `bm25-plain`: BM25 over the whole state, the usual baseline. */
 export type EvalMode = Mode | 'bm25-plain';
+
+/**
+ * `steps`: only queries whose tactic has a slot (rw, simp, exact, apply…), searched
+ * without it; `given`: the same queries, searched with their tactic's slot.
+ */
+export type SlotUse = 'steps' | 'given';
 
 export interface EvalReport {
   dataset: string;
@@ -20,6 +27,8 @@ export interface EvalReport {
   informal: boolean;
   /** The same queries with the informal side off (text datasets in hybrid mode, for comparison). */
   withoutInformal?: { metrics: Metrics; byStyle: EvalReport['byStyle'] };
+  /** Set when only steps with a slot were scored (`given`: with the slot passed to the engine). */
+  slot?: SlotUse;
   /** Gold premises (groups) in the dataset, and how many the index resolves. */
   total: number;
   resolved: number;
@@ -35,8 +44,10 @@ export async function runEval(
   queries: EvalQuery[],
   mode: EvalMode,
   rerank = false,
+  slotUse?: SlotUse,
   informal = true,
 ): Promise<EvalReport> {
+  if (slotUse) queries = queries.filter((q) => slotOf(q.tactic));
   const search = { ...(mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode }), informal };
   let total = 0;
   let resolved = 0;
@@ -50,7 +61,8 @@ export async function runEval(
   const per: { style: string; m: Metrics }[] = [];
   const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, ...(q.theorem ? provingIn(engine, files!, q.theorem) : {}) });
+    const slot = slotUse === 'given' ? q.tactic : undefined;
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(q.theorem ? provingIn(engine, files!, q.theorem) : {}) });
     per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};
@@ -63,6 +75,7 @@ export async function runEval(
     mode,
     rerank,
     informal,
+    ...(slotUse ? { slot: slotUse } : {}),
     total,
     resolved,
     queries: queries.length,
@@ -103,7 +116,7 @@ export function provingIn(engine: PremiseSearch, files: FileDeclarations, theore
 export function formatEval(r: EvalReport): string {
   const fmt = (m: Metrics) => Object.entries(m).map(([k, v]) => `${k} ${v.toFixed(3)}`).join('  ');
   const lines = [
-    `${r.dataset} · ${r.mode}${r.rerank ? ' + rerank' : ''} · ${r.scoredQueries}/${r.queries} queries scored · gold resolved ${r.resolved}/${r.total}`,
+    `${r.dataset} · ${r.mode}${r.rerank ? ' + rerank' : ''}${r.slot ? ` · slot steps, slot ${r.slot === 'given' ? 'known' : 'unknown'}` : ''} · ${r.scoredQueries}/${r.queries} queries scored · gold resolved ${r.resolved}/${r.total}`,
     `  all            ${fmt(r.metrics)}`,
   ];
   for (const [s, v] of Object.entries(r.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);

@@ -8,11 +8,13 @@
  *   GET  /indexed-modules   → [module]
  *   GET  /max-new-premises  → number
  *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
- *                   imported_modules?, imported_all_modules?} → [{name, score}]
+ *                   imported_modules?, imported_all_modules?, slot?|tactic?} → [{name, score}]
  * `local_premises` (when given) limits the answer to those indexed premises plus
- * the new ones; lean-lsp-mcp sends only `{state, new_premises, k}`. A request's
- * new premises are searched with the index for that request only (the engine's
- * `extra`), never stored, so callers never see each other's. Transport-free:
+ * the new ones; `slot` (or `tactic`, premise-lsp's own addition) names the tactic
+ * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); lean-lsp-mcp sends
+ * only `{state, new_premises, k}`. A request's new premises are searched with the
+ * index for that request only (the engine's `extra`), never stored, so callers
+ * never see each other's. Transport-free:
  * `server.ts` puts it on node:http.
  */
 import { createHash } from 'node:crypto';
@@ -108,9 +110,11 @@ export class LeanHammerApi {
     if (fresh.length > this.opts.maxNewPremises) {
       throw new BadRequest(`new_premises has ${fresh.length} entries, more than /max-new-premises (${this.opts.maxNewPremises})`);
     }
+    const isTactic = (v: unknown): v is string => typeof v === 'string' && v.length <= 40;
+    const slot = field(b, 'slot', isTactic, 'a tactic name such as "rw"') ?? field(b, 'tactic', isTactic, 'a tactic name such as "rw"');
     const only = local ? this.allowedSet(local, fresh) : undefined;
     const extra = fresh.map((p) => this.record(p.name, p.decl));
-    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode });
+    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot });
     return hits.map((h) => ({ name: h.name, score: h.score }));
   }
 

@@ -19,12 +19,14 @@ interface SearchArgs {
   uri?: string;
   position?: { line: number; character: number };
   k?: number;
+  /** The tactic whose argument is wanted (`rw`, `exact`…); unset, the slot at uri/position if any. */
+  slot?: string;
 }
 
 function argsOf(raw: unknown): SearchArgs {
   const first = Array.isArray(raw) ? raw[0] : raw;
   if (typeof first === 'string') return { query: first };
-  if (typeof first !== 'object' || first === null) throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search expects a query string or {query?, uri?, position?, k?}');
+  if (typeof first !== 'object' || first === null) throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search expects a query string or {query?, uri?, position?, k?, slot?}');
   const a = first as Record<string, unknown>;
   const pos = a.position as { line?: unknown; character?: unknown } | undefined;
   return {
@@ -32,6 +34,7 @@ function argsOf(raw: unknown): SearchArgs {
     uri: typeof a.uri === 'string' ? a.uri : undefined,
     position: pos && typeof pos.line === 'number' && typeof pos.character === 'number' ? { line: pos.line, character: pos.character } : undefined,
     k: typeof a.k === 'number' && a.k > 0 ? Math.min(Math.floor(a.k), MAX_K) : undefined,
+    slot: typeof a.slot === 'string' ? a.slot : typeof a.tactic === 'string' ? a.tactic : undefined,
   };
 }
 
@@ -40,14 +43,17 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   const engine = await ctx.engines.get();
   if (!engine) throw new RpcError(ErrorCodes.RequestFailed, `premise index not available${ctx.engines.error ? `: ${ctx.engines.error}` : ''}`);
   let query: Query | undefined;
+  let slot = a.slot;
   if (a.query && a.query.trim()) query = { text: a.query.slice(0, MAX_QUERY_CHARS), source: 'text' };
   else if (a.uri && a.position) {
     if (!ctx.docs.get(a.uri)) throw new RpcError(ErrorCodes.InvalidParams, `unknown document ${a.uri} (not open in the editor)`);
     query = await queryAt(ctx, a.uri, a.position, ctx.config().goalTimeoutMs);
+    const doc = ctx.docs.get(a.uri)!;
+    slot ??= cursorContext(doc.getText(), doc.offsetAt(a.position), ctx.flavor()).slot?.tactic;
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), ...inScope(query) });
+  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query) });
   return {
     query: query.text,
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,

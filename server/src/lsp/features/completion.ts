@@ -53,7 +53,8 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const query = await queryAt(ctx, doc.uri, position, Math.min(cfg.goalTimeoutMs, COMPLETION_GOAL_BUDGET_MS));
   const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...inScope(query) };
   const [byGoal, byPrefix] = await Promise.all([
-    query ? engine.search(query.text, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
+    // the slot's tactic ranks the goal's premises (`rw [` wants equations whose left side is in the goal)
+    query ? engine.search(query.text, { ...opts, slot: slot?.tactic }).catch(() => []) : Promise.resolve([] as SearchHit[]),
     prefix.length >= 2 ? engine.search(prefix, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
   ]);
   const seen = new Set<string>();

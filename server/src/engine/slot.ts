@@ -1,0 +1,184 @@
+/**
+ * The premise slot as a ranking signal: inside `rw [` only equations and iffs
+ * can rewrite, and only one whose left side occurs in the goal; `exact` wants a
+ * conclusion that is the goal; `apply` (Isabelle `rule`) one that is the goal once
+ * its hypotheses are set aside. A light source-level matcher decides: the
+ * premise's variables (binder names, single letters) match one token or one
+ * bracketed group of the goal, the same variable the same text each time.
+ */
+import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
+import { binderToHyp } from '../../../indexes/src/extract/lean-signature.js';
+
+/** What a slot asks of a premise. */
+export type SlotKind = 'rw' | 'simp' | 'exact' | 'apply' | 'rule' | 'using';
+export const SLOT_KINDS: readonly SlotKind[] = ['rw', 'simp', 'exact', 'apply', 'rule', 'using'];
+
+/** A tactic or method as written (`nth_rw 2`, `simp only`, `simp add:`, `exact?`, `erule`…) → its slot kind. */
+export function slotOf(tactic: string | undefined): SlotKind | undefined {
+  const t = (tactic ?? '').trim().split(/[\s?!]/)[0]!.replace(/:$/, '');
+  if (/^(rw|rwa|rewrite|erw|nth_rw|nth_rewrite|rw_mod_cast|simp_rw)$/.test(t)) return 'rw';
+  if (/^(simp|simpa|simp_all|dsimp|field_simp|norm_num|simp_arith|clarsimp|auto|force|fastforce|fastsimp|bestsimp|add)$/.test(t)) return 'simp';
+  if (/^(exact|exacts|exact_mod_cast|convert|fact)$/.test(t)) return 'exact';
+  if (/^(apply|refine|refine'|apply_mod_cast|specialize)$/.test(t)) return 'apply';
+  if (/^(rule|erule|drule|frule|intro|elim|rule_tac|iprover|rules)$/.test(t)) return 'rule';
+  if (/^(using|from|with|metis|meson|smt|blast)$/.test(t)) return 'using';
+  return undefined;
+}
+
+/** Kinds that rewrite by unfolding at best: demoted in `rw`/`simp` slots. */
+const DEFINITIONS = new Set(['def', 'abbrev', 'structure', 'class', 'inductive', 'instance', 'definition', 'fun', 'primrec', 'datatype', 'record', 'type_synonym', 'opaque']);
+
+type Tok = string;
+const TOKEN = /[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*|[0-9]+|:=|=>|->|<->|\S/gu;
+const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}', '⟨': '⟩', '⦃': '⦄' };
+const SINGLE_VAR = /^[A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*$/u;
+
+function tokens(s: string): Tok[] {
+  return s.replace(/✝\d*/g, '').match(TOKEN) ?? [];
+}
+
+/** End (exclusive) of the bracketed group opening at i, or i + 1 for a single token. */
+function groupEnd(ts: Tok[], i: number): number {
+  const close = OPEN[ts[i]!];
+  if (!close) return i + 1;
+  let depth = 0;
+  for (let j = i; j < ts.length; j++) {
+    if (ts[j] === ts[i]) depth++;
+    else if (ts[j] === close && --depth === 0) return j + 1;
+  }
+  return ts.length;
+}
+
+/** Top-level (depth 0) positions of a token. */
+function topLevel(ts: Tok[], want: (t: Tok) => boolean): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < ts.length; i++) {
+    const t = ts[i]!;
+    if (OPEN[t]) depth++;
+    else if (Object.values(OPEN).includes(t)) depth--;
+    else if (depth === 0 && want(t)) out.push(i);
+  }
+  return out;
+}
+
+/** Drops leading `∀ x y, ` binders and hypotheses `A → …`: the conclusion's tokens. */
+function conclusion(ts: Tok[]): { concl: Tok[]; bound: string[]; hyps: number } {
+  const bound: string[] = [];
+  let hyps = 0;
+  for (;;) {
+    if (ts[0] === '∀' || ts[0] === '⋀') {
+      const comma = topLevel(ts, (t) => t === ',' || t === '.')[0];
+      if (comma === undefined) break;
+      for (const t of ts.slice(1, comma)) if (/^[\p{L}_]/u.test(t)) bound.push(t);
+      ts = ts.slice(comma + 1);
+      continue;
+    }
+    const arrows = topLevel(ts, (t) => t === '→' || t === '⟹' || t === '->');
+    if (!arrows.length) break;
+    hyps += arrows.length;
+    ts = ts.slice(arrows[arrows.length - 1]! + 1);
+  }
+  return { concl: ts, bound, hyps };
+}
+
+/** Match steps left for the current premise: long goals never cost more than this. */
+let budget = 0;
+const MATCH_BUDGET = 20_000;
+
+const isAtom = (t: Tok | undefined) => t !== undefined && (/^[\p{L}_0-9]/u.test(t) || !!OPEN[t]);
+
+/** Ends of the applications `f a (b c)` starting at g, longest first (a variable stands for one). */
+function applicationEnds(goal: Tok[], g: number): number[] {
+  const ends: number[] = [];
+  for (let e = g; isAtom(goal[e]); ) ends.push((e = groupEnd(goal, e)));
+  return ends.reverse();
+}
+
+/** `pat` (variables in `vars`) matches `goal` from `at`, pattern position `p`; returns the end, or -1. */
+function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, bind = new Map<string, string>()): number {
+  if (--budget < 0) return -1;
+  let g = at;
+  for (; p < pat.length; p++) {
+    const t = pat[p]!;
+    if (g >= goal.length) return -1;
+    if (vars.has(t)) {
+      const prev = bind.get(t);
+      for (const end of applicationEnds(goal, g)) {
+        const text = goal.slice(g, end).join(' ');
+        if (prev !== undefined && prev !== text) continue;
+        const next = new Map(bind).set(t, text);
+        const r = matchAt(pat, goal, end, vars, p + 1, next);
+        if (r >= 0) return r;
+      }
+      return -1;
+    } else if (t === goal[g]) g++;
+    else return -1;
+  }
+  return g;
+}
+
+/** Whether `pat` matches a contiguous subterm of `goal` (or, `whole`, all of it). */
+function matches(pat: Tok[], goal: Tok[], vars: Set<string>, whole = false): boolean {
+  if (!pat.length) return false;
+  if (whole) return matchAt([...pat, '⊣'], [...goal, '⊣'], 0, vars) === goal.length + 1;
+  // a bare variable matches anything: no evidence
+  if (pat.every((t) => vars.has(t) || OPEN[t] || Object.values(OPEN).includes(t))) return false;
+  for (let i = 0; i < goal.length; i++) if (matchAt(pat, goal, i, vars) >= 0) return true;
+  return false;
+}
+
+/** Share of the pattern's constants that occur in the goal. */
+function overlap(pat: Tok[], goal: Tok[], vars: Set<string>): number {
+  const consts = new Set(pat.filter((t) => !vars.has(t) && !OPEN[t] && !Object.values(OPEN).includes(t) && t !== ','));
+  if (!consts.size) return 0;
+  const g = new Set(goal);
+  let n = 0;
+  for (const c of consts) if (g.has(c)) n++;
+  return n / consts.size;
+}
+
+const strip = (ts: Tok[]) => {
+  // outer parentheses around a whole side
+  while (ts.length > 2 && ts[0] === '(' && groupEnd(ts, 0) === ts.length) ts = ts.slice(1, -1);
+  return ts;
+};
+
+/**
+ * How well a premise fits the slot, in [-1, 1]: 1 for a structural fit (a rewrite
+ * whose left side occurs in the goal; a conclusion that is the goal), partial
+ * credit for the right shape with shared constants, −0.5 for definitions in
+ * rewriting slots, 0 when nothing is known.
+ */
+export function slotFit(slot: SlotKind, goalText: string, p: Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>): number {
+  budget = MATCH_BUDGET;
+  const rewriting = slot === 'rw' || slot === 'simp';
+  if (rewriting && DEFINITIONS.has(p.kind)) return -0.5;
+  const goal = strip(tokens(goalText));
+  if (!goal.length) return 0;
+  const vars = new Set<string>();
+  for (const a of p.args) {
+    const h = binderToHyp(a);
+    const m = /^([^:]*?)\s:\s/.exec(h);
+    if (m) for (const n of m[1]!.split(/\s+/)) if (n) vars.add(n);
+  }
+  const { concl, bound, hyps } = conclusion(tokens(p.goal || p.statement));
+  for (const b of bound) vars.add(b);
+  for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
+  if (rewriting) {
+    const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->')[0];
+    if (eq === undefined) {
+      // simp also uses `p` as `p = True`
+      return slot === 'simp' && matches(strip(concl), goal, vars) ? 0.5 : 0;
+    }
+    const lhs = strip(concl.slice(0, eq));
+    const rhs = strip(concl.slice(eq + 1));
+    if (matches(lhs, goal, vars)) return 1;
+    if (matches(rhs, goal, vars)) return slot === 'rw' ? 0.6 : 0.3;
+    return 0.4 * Math.max(overlap(lhs, goal, vars), 0.5 * overlap(rhs, goal, vars));
+  }
+  const c = strip(concl);
+  if (matches(c, goal, vars, true)) return slot === 'exact' && hyps > 0 ? 0.8 : 1;
+  if (slot === 'using') return 0.3 * overlap(c, goal, vars);
+  return 0.4 * overlap(c, goal, vars);
+}

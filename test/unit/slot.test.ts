@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { PremiseRecord } from '../../indexes/src/extract/record.js';
+import { toInfos } from '../../indexes/src/graph.js';
+import { Engine } from '../../server/src/engine/engine.js';
+import { Segment } from '../../server/src/engine/segment.js';
+import { slotFit, slotOf } from '../../server/src/engine/slot.js';
+import { rec } from './engine-helpers.js';
+
+const def = (r: PremiseRecord): PremiseRecord => ({ ...r, kind: 'def' });
+
+const CORPUS = [
+  // the definition's docstring says everything the goal says: plain BM25 puts it first
+  def(rec('Real.sqrt', ['(x : ℝ)'], 'ℝ', [], 'The square root √x of a real number; √(a * b) = √a * √b and √a * √b ≥ 0 for a, b ≥ 0.')),
+  rec('Real.sqrt_mul', ['{x : ℝ}', '(hx : 0 ≤ x)', '(y : ℝ)'], '√(x * y) = √x * √y'),
+  rec('Real.sqrt_mul_self', ['{a : ℝ}', '(h : 0 ≤ a)'], '√a * √a = a'),
+  rec('Real.sqrt_le_sqrt', ['{x y : ℝ}', '(h : x ≤ y)'], '√x ≤ √y'),
+  rec('le_trans', ['{a b c : α}'], 'a ≤ b → b ≤ c → a ≤ c'),
+];
+const GOAL = 'a b : ℝ\n⊢ √(a * b) = √a * √b';
+const engine = () => new Engine([Segment.fromInfos(toInfos(CORPUS))]);
+const p = (name: string) => CORPUS.find((r) => r.name === name)!;
+
+describe('slotOf', () => {
+  it('reads tactics as written', () => {
+    expect(slotOf('rw')).toBe('rw');
+    expect(slotOf('nth_rw 2')).toBe('rw');
+    expect(slotOf('simp only')).toBe('simp');
+    expect(slotOf('simp add:')).toBe('simp');
+    expect(slotOf('exact?')).toBe('exact');
+    expect(slotOf("refine'")).toBe('apply');
+    expect(slotOf('erule')).toBe('rule');
+    expect(slotOf('using')).toBe('using');
+    expect(slotOf('intro x')).toBe('rule');
+    expect(slotOf('omega')).toBeUndefined();
+    expect(slotOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('slotFit', () => {
+  it('rw: an equation whose left side matches a subterm of the goal, variables bound consistently', () => {
+    expect(slotFit('rw', '√(a * b) = √a * √b', p('Real.sqrt_mul'))).toBe(1);
+    // √a * √a needs both factors the same: not in this goal
+    expect(slotFit('rw', '√(a * b) = √a * √b', p('Real.sqrt_mul_self'))).toBeLessThan(1);
+    expect(slotFit('rw', '√a * √a = a', p('Real.sqrt_mul_self'))).toBe(1);
+    // right to left only: `rw [← …]`
+    expect(slotFit('rw', '√c * √d ≤ 1', p('Real.sqrt_mul'))).toBe(0.6);
+    expect(slotFit('rw', '√(a * b) = √a * √b', p('Real.sqrt'))).toBe(-0.5);
+    expect(slotFit('rw', '√x ≤ √y', p('Real.sqrt_le_sqrt'))).toBe(0); // not an equation
+  });
+
+  it('exact and apply: the conclusion is the goal (after the hypotheses for apply)', () => {
+    expect(slotFit('exact', '√u ≤ √(v + 1)', p('Real.sqrt_le_sqrt'))).toBe(1);
+    expect(slotFit('apply', 'f 1 ≤ g 2', p('le_trans'))).toBe(1);
+    expect(slotFit('apply', '√(a * b) = √a * √b', p('le_trans'))).toBe(0);
+    expect(slotFit('exact', '√(a * b) = √a * √b', p('Real.sqrt'))).toBe(0);
+  });
+});
+
+describe('Engine with a slot', () => {
+  it('in `rw [`, Real.sqrt_mul ranks above the definition Real.sqrt', async () => {
+    const names = async (slot?: string) => (await engine().search(GOAL, { k: 5, slot })).map((h) => h.name);
+    const plain = await names();
+    expect(plain.indexOf('Real.sqrt')).toBeLessThan(plain.indexOf('Real.sqrt_mul')); // the problem
+    const rw = await names('rw');
+    expect(rw[0]).toBe('Real.sqrt_mul');
+    expect(rw.indexOf('Real.sqrt_mul')).toBeLessThan(rw.indexOf('Real.sqrt'));
+    const hit = (await engine().search(GOAL, { k: 5, slot: 'rw' })).find((h) => h.name === 'Real.sqrt_mul')!;
+    expect(hit.parts.slot).toBe(1);
+  });
+
+  it('an unknown tactic changes nothing', async () => {
+    expect(await engine().search(GOAL, { k: 5, slot: 'omega' })).toEqual(await engine().search(GOAL, { k: 5 }));
+  });
+});
+
+describe('the slot at the edges', () => {
+  it('HTTP /retrieve takes `slot` or `tactic`, and rejects a bad one', async () => {
+    const { LeanHammerApi } = await import('../../server/src/http/leanhammer.js');
+    const api = new LeanHammerApi(engine(), { maxNewPremises: 4, mode: 'bm25' });
+    const names = async (extra: object) => {
+      const r = await api.handle('POST', '/retrieve', JSON.stringify({ state: GOAL, k: 5, ...extra }));
+      expect(r.status).toBe(200);
+      return (r.body as { name: string }[]).map((h) => h.name);
+    };
+    expect((await names({}))[0]).toBe('Real.sqrt');
+    expect((await names({ slot: 'rw' }))[0]).toBe('Real.sqrt_mul');
+    expect((await names({ tactic: 'rw' }))[0]).toBe('Real.sqrt_mul');
+    const bad = await api.handle('POST', '/retrieve', JSON.stringify({ state: GOAL, slot: 3 }));
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('slot');
+  });
+
+  it('eval scores only slot steps, with the slot known or not', async () => {
+    const { runEval } = await import('../../server/src/eval/run.js');
+    const queries = [
+      { id: '1', style: 'state', text: GOAL, gold: [['Real.sqrt_mul']], tactic: 'rw [Real.sqrt_mul]' },
+      { id: '2', style: 'state', text: GOAL, gold: [['Real.sqrt_mul']], tactic: 'positivity' },
+    ];
+    const all = await runEval(engine(), 'leandojo', queries, 'bm25');
+    const unknown = await runEval(engine(), 'leandojo', queries, 'bm25', false, 'steps');
+    const known = await runEval(engine(), 'leandojo', queries, 'bm25', false, 'given');
+    expect([all.scoredQueries, unknown.scoredQueries, known.scoredQueries]).toEqual([2, 1, 1]);
+    expect(unknown.metrics['R@1']).toBe(0);
+    expect(known.metrics['R@1']).toBe(1);
+    expect(known.slot).toBe('given');
+  });
+});
