@@ -24,6 +24,9 @@ describe('naming convention', () => {
     expect(nameWords('Nat.succ_le_iff')).toMatch(/successor.*less than or equal.*if and only if/);
     expect(nameWords('Even.add')).toMatch(/even.*sum/);
   });
+  it('reads parts that are also names of object properties as words', () => {
+    expect(nameWords('Foo.constructor_toString')).toBe('foo constructor string');
+  });
   it('a query in words meets the name in words', () => {
     const q = new Set(englishTerms('absolute value of a product'));
     const p = englishTerms(nameWords('abs_mul'));

@@ -245,7 +245,8 @@ export const NAME_WORDS: Readonly<Record<string, string>> = {
 
 /** English words for one name part, or the part itself when it is a word. */
 export function partWords(part: string): string {
-  const w = NAME_WORDS[part];
+  // own keys only: `constructor`, `toString`… are name parts too
+  const w = Object.hasOwn(NAME_WORDS, part) ? NAME_WORDS[part] : undefined;
   if (w) return w;
   return /^[a-z]{3,}$/.test(part) ? part : '';
 }

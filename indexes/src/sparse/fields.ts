@@ -10,7 +10,7 @@ import { Bm25Index } from './bm25.js';
 import { terms } from './terms.js';
 
 /** Docstrings vary from a phrase to pages: the informal field normalises length less than BM25's usual 0.75. */
-const INFORMAL_B = Number(process.env.PLSP_INFORMAL_B ?? 0.3);
+const INFORMAL_B = 0.3;
 
 type Textual = Parameters<typeof informalText>[0];
 

@@ -33,18 +33,18 @@ export function choice<T extends string>(value: string | undefined, name: string
 export const MODES = ['bm25', 'dense', 'hybrid', 'sine', 'mepo'] as const;
 
 /**
- * `--weights d,s,p[,g[,l[,i[,k]]]]`: fusion weights for every kind of query; graph votes, locality,
+ * `--weights d,s,p[,g[,l[,i[,k[,n]]]]]`: fusion weights for every kind of query; graph votes, locality,
  * the informal field and the kind preference keep each kind's default unless given.
  */
 export function weightsOption(value: string | undefined): StyleWeights | undefined {
   if (value === undefined) return undefined;
   const parts = value.split(',').map(Number);
-  if (parts.length < 3 || parts.length > 7 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
+  if (parts.length < 3 || parts.length > 8 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
     throw new UsageError(
-      `--weights takes three to seven non-negative numbers dense,sparse,prior[,graph[,local[,informal[,kind]]]], got ${JSON.stringify(value)}`,
+      `--weights takes three to eight non-negative numbers dense,sparse,prior[,graph[,local[,informal[,kind[,name]]]]], got ${JSON.stringify(value)}`,
     );
   }
-  const [dense, sparse, prior, graph, local, informal, kind] = parts as [number, number, number, number?, number?, number?, number?];
+  const [dense, sparse, prior, graph, local, informal, kind, name] = parts as [number, number, number, number?, number?, number?, number?, number?];
   const of = (d: FusionWeights): FusionWeights => ({
     dense,
     sparse,
@@ -53,6 +53,7 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
     local: local ?? d.local,
     informal: informal ?? d.informal,
     kind: kind ?? d.kind,
+    name: name ?? d.name,
   });
   return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text), english: of(DEFAULT_WEIGHTS.english) };
 }

@@ -19,7 +19,7 @@ import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
-import { kindFits, readTextQuery, type TextQuery } from './text-query.js';
+import { kindFits, nameMatch, readTextQuery, type TextQuery } from './text-query.js';
 import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
@@ -391,6 +391,7 @@ export class Engine implements PremiseSearch {
       const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
       if (sparse) parts.sparse = seg.acc[id]!;
       if (informal) parts.informal = seg.informalAcc[id]!;
+      if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.table.name(id));
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts)));
       return c;
@@ -448,6 +449,7 @@ export class Engine implements PremiseSearch {
         dense: c.parts.dense,
         sparse: c.parts.sparse,
         informal: c.parts.informal,
+        name: c.parts.name,
         graph: c.parts.graph,
         local: c.parts.local,
         uses: c.seg.table.uses[c.id]!,

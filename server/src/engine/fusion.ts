@@ -18,6 +18,8 @@ export interface FusionWeights {
   informal: number;
   /** Text queries: the declaration's kind is what the sentence asks for (+) or not (−). */
   kind: number;
+  /** Text queries: the name, read through the naming convention, says what the query says. */
+  name: number;
 }
 
 /**
@@ -37,9 +39,9 @@ export interface StyleWeights {
 }
 
 export const DEFAULT_WEIGHTS: StyleWeights = {
-  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0 },
-  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0 },
-  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0 },
+  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0 },
+  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0 },
+  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4 },
 };
 
 export interface Scored {
@@ -48,6 +50,8 @@ export interface Scored {
   graph?: number;
   local?: number;
   informal?: number;
+  /** Name match in [0, 1]. */
+  name?: number;
   /** +1 the kind the query asks for, −1 the other, 0 no opinion. */
   kind?: number;
   uses: number;
@@ -87,6 +91,7 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
       w.graph * share(c.graph, maxGraph) +
       w.local * (c.local ?? 0) +
       w.informal * ni(c.informal) +
-      w.kind * (c.kind ?? 0),
+      w.kind * (c.kind ?? 0) +
+      w.name * (c.name ?? 0),
   );
 }

@@ -8,6 +8,8 @@
  */
 import { englishTerms, englishWords } from '../../../indexes/src/informal/english.js';
 import { renderStatement } from '../../../indexes/src/informal/render.js';
+import { partWords } from '../../../indexes/src/informal/naming.js';
+import { splitIdent } from '../../../indexes/src/sparse/terms.js';
 import type { DeclKind } from '../../../indexes/src/extract/record.js';
 import type { Vocabulary } from '../../../indexes/src/informal/vocab.js';
 
@@ -93,4 +95,50 @@ export function readTextQuery(text: string, vocabulary?: Vocabulary): TextQuery 
     }
   }
   return { style, intent: intentOf(text, style), english, lean };
+}
+
+/** Queries up to this many terms (a nickname, a slogan) are matched on the name in full. */
+const SHORT_QUERY = 3;
+const partStems = new Map<string, Set<string>>();
+/** The English search terms one name part stands for (`mul` → product, multipl, time…). */
+function stemsOfPart(part: string): Set<string> {
+  let set = partStems.get(part);
+  if (!set) {
+    set = new Set(englishTerms(partWords(part) || part));
+    if (partStems.size < 100_000) partStems.set(part, set);
+  }
+  return set;
+}
+
+/**
+ * How well a declaration's name, read through the naming convention, says what
+ * the query says: the share of the last component's parts the query mentions
+ * (`abs_mul`: "absolute value" and "product" both asked for) times the share of
+ * the query's terms the whole name accounts for. 1 when name and query agree.
+ */
+export function nameMatch(tq: TextQuery, name: string): number {
+  const comps = name.split('.');
+  const last = splitIdent(comps[comps.length - 1]!).filter((p) => p.length > 1);
+  if (!last.length || !tq.english.size) return 0;
+  const named = new Set<string>();
+  let covered = 0;
+  for (const part of last) {
+    const stems = stemsOfPart(part);
+    let hit = false;
+    for (const t of stems) {
+      named.add(t);
+      if (tq.english.has(t)) hit = true;
+    }
+    if (hit) covered++;
+  }
+  for (const c of comps.slice(0, -1)) for (const part of splitIdent(c)) for (const t of stemsOfPart(part)) named.add(t);
+  let said = 0;
+  let total = 0;
+  for (const [t, w] of tq.english) {
+    total += w;
+    if (named.has(t)) said += w;
+  }
+  // a name says a few words: the longer the query, the less a match on them settles it
+  const brevity = Math.min(1, SHORT_QUERY / tq.english.size);
+  return (covered / last.length) * (said / total) * brevity;
 }

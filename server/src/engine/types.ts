@@ -97,6 +97,8 @@ export interface ScoreParts {
   sparse?: number;
   /** Text queries: BM25 over the premise's informal (English) side. */
   informal?: number;
+  /** Text queries: how well the name, read as words, says what the query says (0–1). */
+  name?: number;
   prior?: number;
   /** Hybrid only: votes from the proofs of the theorems nearest the query. */
   graph?: number;
