@@ -1,8 +1,10 @@
-/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
+/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--llm URL [--llm-model M] [--llm-timeout MS]] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
 import type { SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
+import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
+import { searchWithLlm } from '../llm/search.js';
 
 function formatHit(h: SearchHit): string {
   const parts = Object.entries(h.parts)
@@ -13,16 +15,22 @@ function formatHit(h: SearchHit): string {
 }
 
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, k: { type: 'string', short: 'k' } });
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' } });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
+  const llm = llmClientFromFlags(values, 30_000, 1);
   const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25');
   try {
-    const hits = await engine.search(text, { k, mode, rerank });
+    let hits: SearchHit[];
+    if (llm) {
+      const r = await searchWithLlm(engine, llm, text, { k, mode, rerank });
+      if (r.augmentation) process.stderr.write(`premise-lsp: LLM rewrites: ${JSON.stringify(r.augmentation)}\n`);
+      hits = r.hits;
+    } else hits = await engine.search(text, { k, mode, rerank });
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {

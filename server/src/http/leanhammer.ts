@@ -8,9 +8,11 @@
  *   GET  /indexed-modules   → [module]
  *   GET  /max-new-premises  → number
  *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
- *                   imported_modules?, imported_all_modules?} → [{name, score}]
+ *                   imported_modules?, imported_all_modules?, llm?} → [{name, score}]
  * `local_premises` (when given) limits the answer to those indexed premises plus
- * the new ones; lean-lsp-mcp sends only `{state, new_premises, k}`. Transport-free:
+ * the new ones; lean-lsp-mcp sends only `{state, new_premises, k}`. A server started
+ * with `--llm` fuses in the LLM's rewrites of the state (../llm/search.ts) unless
+ * the request says `llm: false`. Transport-free:
  * `server.ts` puts it on node:http.
  */
 import { createHash } from 'node:crypto';
@@ -18,6 +20,8 @@ import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { withNotation } from '../engine/notation.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
+import type { LlmClient } from '../llm/client.js';
+import { searchWithLlm } from '../llm/search.js';
 
 export interface ApiResponse {
   status: number;
@@ -30,6 +34,10 @@ export interface LeanHammerOptions {
   /** Rerank answers (default: the engine's default). */
   rerank?: boolean;
   mode?: Mode;
+  /** Query augmentation by this LLM (off without one). */
+  llm?: LlmClient;
+  /** Where the one-line notes of LLM fallbacks go (default stderr). */
+  log?: (line: string) => void;
 }
 
 /** Premises per answer when the request does not say (LeanHammer's own default). */
@@ -105,7 +113,13 @@ export class LeanHammerApi {
     }
     await this.upsertNew(fresh);
     const only = local ? this.allowedSet(local, fresh) : undefined;
-    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, rerank: this.opts.rerank, mode: this.opts.mode });
+    const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
+    const opts = { k, lang: 'lean', only, rerank: this.opts.rerank, mode: this.opts.mode } as const;
+    const query = withNotation(state);
+    const hits =
+      this.opts.llm && useLlm
+        ? (await searchWithLlm(this.engine, this.opts.llm, query, opts, this.opts.log)).hits
+        : await this.engine.search(query, opts);
     return hits.map((h) => ({ name: h.name, score: h.score }));
   }
 
