@@ -30,7 +30,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
       encoderDir = undefined;
     }
   }
-  const llm = llmClientFromFlags(values, 60_000, 3);
+  const llm = llmClientFromFlags(values, 60_000, 3, 10);
   if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');
   const llmMax = values['llm-max'] === undefined ? undefined : intOption(values['llm-max'], 'llm-max', 1);
   const encoder = encoderDir ? await loadEncoder(encoderDir) : undefined;

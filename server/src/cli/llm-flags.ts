@@ -22,12 +22,12 @@ interface LlmFlagValues {
 }
 
 /** The client for `--llm URL`, or undefined without it; `timeoutMs` is the default for `--llm-timeout`. */
-export function llmClientFromFlags(values: LlmFlagValues, timeoutMs: number, retries: number): LlmClient | undefined {
+export function llmClientFromFlags(values: LlmFlagValues, timeoutMs: number, retries: number, defaultRate?: number): LlmClient | undefined {
   for (const f of ['llm-model', 'llm-timeout', 'llm-rate'] as const) {
     if (values[f] !== undefined && values.llm === undefined) throw new UsageError(`--${f} needs --llm <url>`);
   }
   if (values.llm === undefined) return undefined;
-  let rate: number | undefined;
+  let rate = defaultRate;
   if (values['llm-rate'] !== undefined) {
     rate = Number(values['llm-rate'].replace(/\/s$/, ''));
     if (!Number.isFinite(rate) || rate <= 0) throw new UsageError(`--llm-rate takes requests per second (e.g. 4 or 0.5/s), got ${JSON.stringify(values['llm-rate'])}`);
