@@ -106,6 +106,13 @@ describe('query augmentation', () => {
     expect(notes).toEqual([]);
   });
 
+  it('skips a reasoning model\'s <think> block before the answer', async () => {
+    fake.behaviour = () => `<think>maybe {"formal": "a + b = b + a"}?</think>\n${REWRITE}`;
+    const r = await searchWithLlm(engine(), new LlmClient({ url: fake.url }), QUERY, { k: 3 }, log);
+    expect(r.augmentation?.formal).toBe('∀ a b : α, a * b = b * a');
+    expect(r.hits[0]!.name).toBe('mul_comm');
+  });
+
   const fallsBack = async (client: LlmClient, note: RegExp) => {
     const r = await searchWithLlm(engine(), client, QUERY, { k: 3 }, log);
     expect(r.augmentation).toBeUndefined();

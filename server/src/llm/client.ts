@@ -163,8 +163,9 @@ export class LlmClient {
     if (!choice || typeof choice !== 'object') throw new LlmError('malformed', 'the reply has no choices');
     if (typeof choice.message?.refusal === 'string' && choice.message.refusal) throw new LlmError('refusal', `refused: ${choice.message.refusal.slice(0, 120)}`);
     if (choice.finish_reason === 'content_filter') throw new LlmError('refusal', 'refused (content filter)');
-    const content = choice.message?.content;
-    if (typeof content !== 'string' || !content.trim()) throw new LlmError('malformed', 'the reply has no message content');
+    // reasoning models (DeepSeek-R1, Qwen3…) may put their thinking before the answer
+    const content = typeof choice.message?.content === 'string' ? choice.message.content.replace(/<think>[\s\S]*?<\/think>/g, '') : undefined;
+    if (!content?.trim()) throw new LlmError('malformed', 'the reply has no message content');
     return content;
   }
 }
