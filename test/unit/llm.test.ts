@@ -20,6 +20,7 @@ import { informalizeHook } from '../../server/src/llm/index-hook.js';
 import { fuseRankings, searchWithLlm } from '../../server/src/llm/search.js';
 import { applyConfig, defaultConfig } from '../../server/src/lsp/config.js';
 import { searchCommand } from '../../server/src/lsp/features/commands.js';
+import { premiseCompletions } from '../../server/src/lsp/features/completion.js';
 import { DocumentStore } from '../../server/src/lsp/documents.js';
 import { Logger } from '../../server/src/lsp/log.js';
 import { fakeLlm, type FakeLlm } from '../doubles/fake-llm.js';
@@ -155,13 +156,13 @@ describe('query augmentation', () => {
     expect((await api.handle('POST', '/retrieve', JSON.stringify({ state: QUERY, llm: 'yes' }))).status).toBe(400);
   });
 
-  it('the search command uses the llm settings; without them it never asks', async () => {
+  it('the search command uses the llm settings, without them it never asks; completion never asks', async () => {
     const e = engine();
     let cfg = applyConfig(defaultConfig(), { mode: 'bm25' }).config;
     const ctx = {
       docs: new DocumentStore(),
-      engines: { get: async () => e, error: undefined },
-      goals: {},
+      engines: { get: async () => e, now: () => e, error: undefined },
+      goals: { goalAt: async () => undefined },
       config: () => cfg,
       flavor: () => 'generic',
       log: new Logger(log, 'debug'),
@@ -175,6 +176,11 @@ describe('query augmentation', () => {
     expect(fake.requests).toHaveLength(1);
     expect(on.results[0]!.name).toBe('mul_comm');
     expect((on as { llm?: unknown }).llm).toBeDefined();
+    const text = 'theorem t (a b : α) : a * b = b * a := by\n  exact mul_co';
+    ctx.docs.open({ textDocument: { uri: 'file:///t.lean', languageId: 'lean4', version: 1, text } });
+    const c = await premiseCompletions(ctx, { textDocument: { uri: 'file:///t.lean' }, position: { line: 1, character: '  exact mul_co'.length } });
+    expect(c.items.map((i) => i.label)).toContain('mul_comm');
+    expect(fake.requests).toHaveLength(1);
   });
 });
 
