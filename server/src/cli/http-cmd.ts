@@ -1,6 +1,5 @@
 /**
- * `premise-lsp http --index DIR [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]]
- *  [--llm URL [--llm-model M] [--llm-timeout MS]]`:
+ * `premise-lsp http --index DIR [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]]`:
  * the LeanHammer-compatible premise selection API over HTTP (see ../http/leanhammer.ts).
  */
 import { once } from 'node:events';

@@ -1,4 +1,4 @@
-/** `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--llm URL [--llm-model M] [--llm-rate N/s] [--llm-max N]]` */
+/** `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages]` */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildIndex } from '../../../indexes/src/build.js';

@@ -1,4 +1,4 @@
-/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--llm URL [--llm-model M] [--llm-timeout MS]] [--json] <text | ->` */
+/** `premise-lsp query --index DIR [--k N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
 import type { SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
