@@ -5,6 +5,7 @@
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
 import { readFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
 import { extractSource } from './extract/extract.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
@@ -27,6 +28,16 @@ export interface Corpus {
   skippedFiles: number;
   duplicates: number;
   warnings: string[];
+  /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
+  own: Set<string>;
+}
+
+/** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
+function isOwnFile(path: string, inputs: string[]): boolean {
+  return inputs.some((input) => {
+    const rel = relative(resolve(input), resolve(path));
+    return rel === '' || (!rel.startsWith('..') && !rel.startsWith(`.lake${sep}`));
+  });
 }
 
 function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[] } {
@@ -41,11 +52,13 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
 export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}): Corpus {
   const { files, warnings } = discoverSources(inputs, discover);
   const decls: ExtractedDecl[] = [];
+  const own = new Set<string>();
   let skippedFiles = 0;
   files.forEach((f, i) => {
     try {
       const r = extractFile(f);
       decls.push(...r.decls);
+      if (isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
       warnings.push(...r.warnings);
     } catch (e) {
       skippedFiles++;
@@ -55,7 +68,7 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
   });
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
   const records = resolveRefs(decls);
-  return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings };
+  return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings, own };
 }
 
 export interface BuildOptions {
@@ -66,6 +79,12 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /**
+   * Runs after extraction, before anything is indexed, and may add to the records
+   * (e.g. LLM-written `informal` statements; network I/O belongs to the caller).
+   * `own`: the names the sources declare themselves, not their packages.
+   */
+  enrich?: (records: PremiseRecord[], own: ReadonlySet<string>) => Promise<void>;
 }
 
 export interface BuildSummary {
@@ -80,6 +99,7 @@ export interface BuildSummary {
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages });
+  await opts.enrich?.(corpus.records, corpus.own);
   const infos = toInfos(corpus.records);
   // records carry the prose context, which infos do not keep
   const { sparse, informal } = buildSparseFields(corpus.records);

@@ -4,8 +4,10 @@ import { resolve } from 'node:path';
 import { buildIndex } from '../../../indexes/src/build.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
 import { defaultModelDir } from '../paths.js';
-import { parse, UsageError } from './args.js';
+import { intOption, parse, UsageError } from './args.js';
 import { progressReporter } from './progress.js';
+import { LLM_INDEX_FLAGS, llmClientFromFlags } from './llm-flags.js';
+import { informalizeHook } from '../llm/index-hook.js';
 
 export async function indexCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -14,6 +16,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     'no-dense': { type: 'boolean' },
     'no-packages': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
+    ...LLM_INDEX_FLAGS,
   });
   if (!values.out) throw new UsageError('index needs --out <index-dir>');
   if (!positionals.length) throw new UsageError('index needs at least one source directory');
@@ -27,10 +30,14 @@ export async function indexCommand(argv: string[]): Promise<number> {
       encoderDir = undefined;
     }
   }
+  const llm = llmClientFromFlags(values, 60_000, 3, 10);
+  if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');
+  const llmMax = values['llm-max'] === undefined ? undefined : intOption(values['llm-max'], 'llm-max', 1);
   const encoder = encoderDir ? await loadEncoder(encoderDir) : undefined;
   const progress = progressReporter();
+  const enrich = llm && informalizeHook(llm, { max: llmMax, onProgress: progress.update, log: (l) => (progress.stop(), process.stderr.write(`premise-lsp: ${l}\n`)) });
   try {
-    const s = await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'] });
+    const s = await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], enrich });
     progress.stop();
     if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
