@@ -4,8 +4,8 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { readFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
 import { extractSource } from './extract/extract.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
@@ -14,8 +14,10 @@ import { discoverSources, type DiscoverOptions, type SourceFile } from './extrac
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { buildSparseFields } from './sparse/fields.js';
-import { writeIndexDir, type Manifest } from './store/index-dir.js';
+import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, type Manifest } from './store/index-dir.js';
 import type { OnProgress } from './progress.js';
+import { PremiseTable } from './store/premises.js';
+import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export type { OnProgress, Progress } from './progress.js';
 
@@ -46,10 +48,26 @@ function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`] };
   const r = extractSource(text, f);
-  return { decls: r.decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
+  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
 }
 
-export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}): Corpus {
+/**
+ * Fresh copies of a declaration's strings. Substrings of the file's text keep
+ * the whole text alive (V8 sliced strings), and in two-byte form when the file
+ * has any non-Latin-1 character; copies through UTF-8 are flat and one-byte
+ * when they can be. On Mathlib this is most of the extraction's memory.
+ */
+function compact(d: ExtractedDecl): ExtractedDecl {
+  const c = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
+  const out: ExtractedDecl = { ...d, name: c(d.name), statement: c(d.statement), goal: c(d.goal), args: d.args.map(c), refs: d.refs.map(c) };
+  if (d.doc !== undefined) out.doc = c(d.doc);
+  if (d.origin !== undefined) out.origin = c(d.origin);
+  if (d.attrs !== undefined) out.attrs = d.attrs.map(c);
+  if (d.context !== undefined) out.context = c(d.context);
+  return out;
+}
+
+export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}, external: Iterable<string> = []): Corpus {
   const { files, warnings } = discoverSources(inputs, discover);
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
@@ -67,7 +85,9 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   });
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
-  const records = resolveRefs(decls);
+  const records = resolveRefs(decls, external);
+  decls.length = 0;
+  if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
   return { records, files: files.length, skippedFiles, duplicates: decls.length - records.length, warnings, own };
 }
 
@@ -79,6 +99,11 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /**
+   * Index directories whose premises this corpus's proofs may reference (a
+   * workspace's dependencies): such references are kept in `external-refs.json`.
+   */
+  resolveAgainst?: string[];
   /**
    * Runs after extraction, before anything is indexed, and may add to the records
    * (e.g. LLM-written `informal` statements; network I/O belongs to the caller).
@@ -96,22 +121,41 @@ export interface BuildSummary {
   seconds: number;
 }
 
+/** `PREMISE_LSP_MEMTRACE=1`: heap and resident memory after each build step, on stderr. */
+const memtrace = (step: string) => {
+  if (!process.env.PREMISE_LSP_MEMTRACE) return;
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`memtrace ${step}: heap ${Math.round(m.heapUsed / 2 ** 20)} MB, rss ${Math.round(m.rss / 2 ** 20)} MB\n`);
+};
+
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
-  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages });
+  const external = externalNames(opts.resolveAgainst ?? []);
+  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
+  memtrace('extracted');
   await opts.enrich?.(corpus.records, corpus.own);
   const infos = toInfos(corpus.records);
+  const xrefs = externalRefs(corpus.records, external);
+  external.clear();
+  memtrace('infos');
   // records carry the prose context, which infos do not keep
   const { sparse, informal } = buildSparseFields(corpus.records);
+  memtrace('bm25');
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
     dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  const graph = proofGraph(corpus.records);
+  corpus.records.length = 0; // the graph and infos hold what is still needed
+  memtrace('graph');
+  mkdirSync(opts.out, { recursive: true });
+  if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
   const manifest = await writeIndexDir(opts.out, {
     infos,
-    graph: proofGraph(corpus.records),
+    graph,
     sparse,
     informal,
     dense,
@@ -132,4 +176,47 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
+}
+
+export interface AddDenseOptions {
+  /** A finished sparse-only index directory. */
+  from: string;
+  out: string;
+  encoder: Encoder;
+  encoderDir?: string;
+  onProgress?: OnProgress;
+}
+
+/**
+ * The dense side for a sparse-only index: the same premises, postings, graph
+ * and external references, plus premise vectors and their ANN graph. Reads the
+ * finished index, not the sources, so it needs no extraction (and far less memory).
+ */
+export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
+  const t0 = performance.now();
+  const m = readManifest(opts.from);
+  const table = PremiseTable.open(join(opts.from, 'premises.bin'));
+  const n = table.size;
+  const dim = opts.encoder.dim;
+  // premise records are read a batch at a time: only the vectors are held
+  const vectors = new Float32Array(n * dim);
+  const batch = 4096;
+  for (let i = 0; i < n; i += batch) {
+    const slice = Array.from({ length: Math.min(batch, n - i) }, (_, j) => table.get(i + j));
+    vectors.set(await embedPremises(slice, opts.encoder), i * dim);
+    opts.onProgress?.({ phase: 'embed', done: i + slice.length, total: n });
+  }
+  opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  mkdirSync(opts.out, { recursive: true });
+  if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
+  const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
+  const manifest = n
+    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }))
+    : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
+  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
+}
+
+function emptyFields(dir: string) {
+  const { sparse, informal } = readIndexDir(dir, { dense: false });
+  return { sparse, informal };
 }

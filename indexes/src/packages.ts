@@ -1,9 +1,12 @@
 /**
- * Lake projects and the automatic index cache. A project's index is two cache
- * entries: its dependencies (every `.lake/packages/*` together, so references
- * between them resolve), keyed by the `name@rev` list of `lake-manifest.json`,
- * and its workspace (its own sources only), keyed by their paths, sizes and
- * modification times. Both keys also cover the index format and the encoder.
+ * Lake projects and the automatic index cache. A project's index is up to
+ * three cache entries: the Lean toolchain's own library (`Init`, `Std`; shared
+ * by every project on that toolchain, keyed by the toolchain), its dependencies
+ * (every `.lake/packages/*` together, so references between them resolve),
+ * keyed by the `name@rev` list of `lake-manifest.json`, and its workspace (its
+ * own sources only), keyed by their paths, sizes and modification times. Each
+ * entry's references are resolved against the entries before it, so its key
+ * also covers theirs; all keys cover the index format and the encoder.
  * Nothing here throws on a missing or corrupt project: callers get undefined or
  * an error string.
  */
@@ -26,6 +29,57 @@ export interface LakeProject {
   root: string;
   name: string;
   dependencies: LakeDependency[];
+  /** The project's `lean-toolchain` (e.g. `leanprover/lean4:v4.21.0-rc3`), when it has one. */
+  toolchain?: string;
+}
+
+/** A Lean toolchain's library sources: `<dir>/Init`, `<dir>/Std`… */
+export interface LeanToolchain {
+  /** The toolchain's name (`leanprover/lean4:v4.21.0-rc3`), or `lean --print-prefix`'s directory when it came from there. */
+  name: string;
+  /** `<toolchain>/src/lean`. */
+  dir: string;
+}
+
+/** The toolchain libraries indexed: lemmas live in `Init` and `Std`; `Lean` (the elaborator's API) and `Lake` are left out. */
+export const TOOLCHAIN_LIBRARIES = ['Init', 'Std'];
+
+/** elan's directory for a toolchain name: `leanprover/lean4:v4.21.0-rc3` → `leanprover--lean4---v4.21.0-rc3`. */
+export function elanToolchainDirName(name: string): string {
+  const full = !name.includes('/') && /^v?\d/.test(name) ? `leanprover/lean4:${name.startsWith('v') ? name : `v${name}`}` : name;
+  return full.split('/').join('--').split(':').join('---');
+}
+
+/**
+ * The toolchain library of a project: `$ELAN_HOME/toolchains/<toolchain>/src/lean`
+ * (`ELAN_HOME` defaulting to `~/.elan`) for the project's `lean-toolchain`, else
+ * `<prefix>/src/lean` for `prefix` (what `lean --print-prefix` answers, asked
+ * by the caller). Undefined when neither has an `Init` directory.
+ */
+export function leanToolchain(project: LakeProject, env: NodeJS.ProcessEnv = process.env, prefix?: string): LeanToolchain | undefined {
+  const hasInit = (dir: string) => isDir(join(dir, 'Init'));
+  if (project.toolchain) {
+    const elan = env.ELAN_HOME ? resolve(env.ELAN_HOME) : join(homedir(), '.elan');
+    const dir = join(elan, 'toolchains', elanToolchainDirName(project.toolchain), 'src', 'lean');
+    if (hasInit(dir)) return { name: project.toolchain, dir };
+  }
+  if (prefix) {
+    const dir = join(resolve(prefix), 'src', 'lean');
+    if (hasInit(dir)) return { name: project.toolchain ?? dir, dir };
+  }
+  return undefined;
+}
+
+/** Cache key of the toolchain entry: format version, encoder, the toolchain, and its `Init.lean`'s size and time (a rebuilt local toolchain). */
+export function toolchainKey(tc: LeanToolchain, encoderId: string): string {
+  let stamp = '';
+  try {
+    const st = statSync(join(tc.dir, 'Init.lean'));
+    stamp = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    /* no Init.lean: the name alone */
+  }
+  return sha1([`v${VERSION}`, encoderId, 'toolchain', tc.name, tc.dir, stamp, ...TOOLCHAIN_LIBRARIES]);
 }
 
 const LAKE_FILES = ['lakefile.lean', 'lakefile.toml', 'lake-manifest.json'];
@@ -43,9 +97,10 @@ export function isLakeProject(dir: string): boolean {
 export function lakeProject(root: string): LakeProject | string {
   root = resolve(root);
   const file = join(root, 'lake-manifest.json');
+  const toolchain = readToolchain(root);
   if (!existsSync(file)) {
     if (!isLakeProject(root)) return `${root} is not a Lake project (no lake-manifest.json or lakefile)`;
-    return { root, name: safeName(basename(root)), dependencies: [] };
+    return { root, name: safeName(basename(root)), dependencies: [], toolchain };
   }
   let m: unknown;
   try {
@@ -69,10 +124,19 @@ export function lakeProject(root: string): LakeProject | string {
   }
   dependencies.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const name = typeof manifest.name === 'string' && manifest.name ? manifest.name : basename(root);
-  return { root, name: safeName(name), dependencies };
+  return { root, name: safeName(name), dependencies, toolchain };
 }
 
-function isDir(p: string): boolean {
+function readToolchain(root: string): string | undefined {
+  try {
+    const line = readFileSync(join(root, 'lean-toolchain'), 'utf8').split('\n')[0]!.trim();
+    return line && !line.includes('..') ? line : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isDir(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {
@@ -80,9 +144,9 @@ function isDir(p: string): boolean {
   }
 }
 
-const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '') || 'project';
+export const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '') || 'project';
 
-const sha1 = (parts: string[]) => createHash('sha1').update(parts.join('\n')).digest('hex');
+export const sha1 = (parts: string[]) => createHash('sha1').update(parts.join('\n')).digest('hex');
 
 /** Cache key of the dependencies entry: format version, encoder, sorted `name@rev`. */
 export function dependenciesKey(project: LakeProject, encoderId: string): string {
@@ -97,11 +161,16 @@ export function workspaceFiles(project: LakeProject): string[] {
 
 /** Cache key of the workspace entry: format version, encoder, sorted `rel:size:mtimeMs` of its own .lean files. */
 export function workspaceKey(project: LakeProject, encoderId: string): string {
+  return filesKey(project.root, workspaceFiles(project), encoderId);
+}
+
+/** Format version, encoder, sorted `rel:size:mtimeMs` of `files` under `root`. */
+export function filesKey(root: string, files: string[], encoderId: string): string {
   const rows: string[] = [];
-  for (const path of workspaceFiles(project)) {
+  for (const path of files) {
     try {
       const st = statSync(path);
-      rows.push(`${path.slice(project.root.length + 1).split('\\').join('/')}:${st.size}:${st.mtimeMs}`);
+      rows.push(`${path.slice(root.length + 1).split('\\').join('/')}:${st.size}:${st.mtimeMs}`);
     } catch {
       /* vanished while listing: not part of the key */
     }
@@ -129,35 +198,67 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.cache', 'premise-lsp', 'indexes');
 }
 
-export type EntryKind = 'dependencies' | 'workspace';
+/** Lean: toolchain, dependencies, workspace; Isabelle: hol (the distribution's `src/HOL`), afp (registered libraries), workspace. */
+export type EntryKind = 'toolchain' | 'dependencies' | 'hol' | 'afp' | 'workspace';
 
 export interface CacheEntry {
   kind: EntryKind;
+  /** Covers this entry's sources and the keys of the entries before it (its references resolve against them). */
   key: string;
-  /** `<cache>/<name>-<kind>-<key12>`. */
+  /** `<cache>/<name>-<kind>-<key12>` (the toolchain entry is named after the toolchain, not the project). */
   dir: string;
-  /** What to index: the dependency directories, or the project root. */
+  /** What to index: the dependency directories, or the project root (none for the toolchain: see `links`). */
   sources: string[];
   /** Walk the sources' `.lake/packages` too (false for the workspace entry). */
   packages: boolean;
+  /** Index a directory of these links (name → target) instead of `sources`: the toolchain's libraries under their module names. */
+  links?: Record<string, string>;
+}
+
+/** What one cache entry indexes, before its key is chained to the entries before it. */
+export interface EntrySpec {
+  kind: EntryKind;
+  /** The key of the entry's own sources. */
+  ownKey: string;
+  sources: string[];
+  packages: boolean;
+  /** The first part of the directory name (a project, or a shared library such as `lean-v4.21.0`). */
+  name: string;
+  links?: Record<string, string>;
+}
+
+/** Cache entries in build order, each key covering the keys of the entries before it (references resolve against them). */
+export function chainEntries(cache: string, specs: EntrySpec[]): CacheEntry[] {
+  const out: CacheEntry[] = [];
+  for (const s of specs) {
+    const key = out.length ? sha1([s.ownKey, ...out.map((e) => e.key)]) : s.ownKey;
+    const e: CacheEntry = { kind: s.kind, key, dir: join(cache, `${s.name}-${s.kind}-${key.slice(0, 12)}`), sources: s.sources, packages: s.packages };
+    out.push(s.links ? { ...e, links: s.links } : e);
+  }
+  return out;
 }
 
 /**
- * The project's cache entries: dependencies (when it has any) and workspace
- * (when it has its own .lean files).
+ * The project's cache entries in build order: the toolchain library (when
+ * found), dependencies (when it has any) and workspace (when it has its own
+ * .lean files).
  */
-export function cacheEntries(project: LakeProject, encoderId: string, cache: string): CacheEntry[] {
-  const out: CacheEntry[] = [];
-  const entry = (kind: EntryKind, key: string, sources: string[], packages: boolean): CacheEntry => ({
-    kind,
-    key,
-    dir: join(cache, `${project.name}-${kind}-${key.slice(0, 12)}`),
-    sources,
-    packages,
-  });
-  if (project.dependencies.length) out.push(entry('dependencies', dependenciesKey(project, encoderId), project.dependencies.map((d) => d.dir), true));
-  if (workspaceFiles(project).length) out.push(entry('workspace', workspaceKey(project, encoderId), [project.root], false));
-  return out;
+export function cacheEntries(project: LakeProject, encoderId: string, cache: string, toolchain?: LeanToolchain): CacheEntry[] {
+  const specs: EntrySpec[] = [];
+  if (toolchain) {
+    const links: Record<string, string> = {};
+    for (const lib of TOOLCHAIN_LIBRARIES) {
+      if (isDir(join(toolchain.dir, lib))) links[lib] = join(toolchain.dir, lib);
+      if (existsSync(join(toolchain.dir, `${lib}.lean`))) links[`${lib}.lean`] = join(toolchain.dir, `${lib}.lean`);
+    }
+    const name = `lean-${safeName(toolchain.name.replace(/^leanprover\/lean4:/, ''))}`;
+    specs.push({ kind: 'toolchain', ownKey: toolchainKey(toolchain, encoderId), sources: [], packages: false, name, links });
+  }
+  if (project.dependencies.length) {
+    specs.push({ kind: 'dependencies', ownKey: dependenciesKey(project, encoderId), sources: project.dependencies.map((d) => d.dir), packages: true, name: project.name });
+  }
+  if (workspaceFiles(project).length) specs.push({ kind: 'workspace', ownKey: workspaceKey(project, encoderId), sources: [project.root], packages: false, name: project.name });
+  return chainEntries(cache, specs);
 }
 
 /** A finished entry has its manifest (written last, and the directory is renamed into place only when complete). */
@@ -214,7 +315,7 @@ function alive(pid: number): boolean {
  * the same project (same name, built from the same root), which no key will
  * match again.
  */
-export function pruneWorkspaceEntries(project: LakeProject, keep: CacheEntry, cache: string): void {
+export function pruneWorkspaceEntries(project: { name: string; root: string }, keep: CacheEntry, cache: string): void {
   let names: string[];
   try {
     names = readdirSync(cache);

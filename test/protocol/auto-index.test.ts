@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEP_THEOREM, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
+import { CORE_THEOREM, DEP_THEOREM, fakeToolchain, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
 import { Editor, requireBuild, SERVE, type Msg } from './harness.js';
 
 const editors: Editor[] = [];
@@ -16,9 +16,10 @@ afterEach(() => {
   for (const e of editors.splice(0)) e.kill();
 });
 
-function start(cache: string, extra: string[] = []): Editor {
+function start(cache: string, extra: string[] = [], env: Record<string, string> = {}): Editor {
   requireBuild();
-  const e = new Editor(process.execPath, [SERVE, 'serve', '--stdio', ...extra], { env: { PREMISE_LSP_CACHE: cache } });
+  // no elan toolchain unless a test makes one
+  const e = new Editor(process.execPath, [SERVE, 'serve', '--stdio', ...extra], { env: { PREMISE_LSP_CACHE: cache, ELAN_HOME: join(cache, 'no-elan'), ...env } });
   editors.push(e);
   return e;
 }
@@ -39,6 +40,13 @@ const search = async (e: Editor, query: string): Promise<string[]> => {
   return r.result.results.map((h: { name: string }) => h.name);
 };
 
+/** Wait until the server's stderr says `text` (the hybrid engine replacing the sparse one). */
+async function stderrSays(e: Editor, text: string): Promise<void> {
+  for (let i = 0; i < 1200 && !e.stderr.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!e.stderr.includes(text)) console.log(e.stderr);
+  expect(e.stderr).toContain(text);
+}
+
 const snapshot = (dir: string) => readdirSync(dir).sort().map((n) => `${n}@${statSync(join(dir, n, 'manifest.json')).mtimeMs}`);
 
 describe('automatic index of a Lake project', () => {
@@ -53,6 +61,20 @@ describe('automatic index of a Lake project', () => {
     expect(titles).toContain('premise-lsp: indexing proj workspace');
     expect(await search(first, 'zorble frob')).toContain(DEP_THEOREM);
     expect(await search(first, 'quux wibble')).toContain(WS_THEOREM);
+    // a lemma being written is live-indexed into the sparse engine…
+    const uri = pathToFileURL(join(f.root, 'Proj', 'Draft.lean')).href; // not on disk: the workspace entry stays as it is
+    first.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lean4', version: 1, text: 'namespace Proj\n\ntheorem snorkel_draft (n : Nat) : n = n := rfl\n\nend Proj\n' } });
+    for (let i = 0; i < 100 && !(await search(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
+    // served sparse-only first, then the vectors were added from the finished indexes
+    await stderrSays(first, 'engine upgraded: 2 premises');
+    // …and read again into the hybrid one
+    for (let i = 0; i < 100 && !(await search(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await search(first, 'snorkel draft')).toContain('Proj.snorkel_draft');
+    expect(first.stderr.indexOf('engine ready: 2 premises')).toBeLessThan(first.stderr.indexOf('engine upgraded'));
+    expect(titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj dependencies', 'premise-lsp: indexing proj workspace']);
+    const progressTitles = first.received.filter((m) => m.method === '$/progress' && m.params.value.kind === 'begin').map((m) => m.params.value.title);
+    expect(progressTitles).toContain('premise-lsp: adding vectors to proj dependencies');
+    expect(await search(first, 'zorble frob')).toContain(DEP_THEOREM);
     expect(await first.shutdown()).toBe(0);
     const entries = snapshot(cache);
     expect(entries.map((n) => n.replace(/-[0-9a-f]{12}@.*/, ''))).toEqual(['proj-dependencies', 'proj-workspace']);
@@ -72,6 +94,7 @@ describe('automatic index of a Lake project', () => {
     const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
     const first = start(cache);
     await initializeOn(first, f.root);
+    await stderrSays(first, 'engine upgraded');
     await first.shutdown();
 
     f.write('Proj/Extra.lean', 'namespace Proj\n\ntheorem blorp_snark (p : Prop) (h : p) : p := h\n\nend Proj\n');
@@ -80,6 +103,7 @@ describe('automatic index of a Lake project', () => {
     expect(titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj workspace']);
     expect(loaded.params.value.message).toBe('3 premises');
     expect(await search(second, 'blorp snark')).toContain('Proj.blorp_snark');
+    await stderrSays(second, 'engine upgraded');
     await second.shutdown();
     // the superseded workspace entry is gone
     expect(readdirSync(cache).filter((n) => n.startsWith('proj-workspace-'))).toHaveLength(1);
@@ -89,6 +113,35 @@ describe('automatic index of a Lake project', () => {
     expect(r.loaded.params.value.message).toBe('0 premises');
     await off.shutdown();
   });
+
+  it("indexes the Lean toolchain's Init and Std once per toolchain, shared by projects", async () => {
+    const f = lakeFixture();
+    const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
+    const tc = fakeToolchain(f.root, 'leanprover/lean4:v4.21.0-rc3');
+    const first = start(cache, [], { ELAN_HOME: tc.elanHome });
+    const { titles, loaded } = await initializeOn(first, f.root);
+    expect(titles).toContain('premise-lsp: indexing the Lean toolchain library');
+    expect(loaded.params.value.message).toBe('5 premises'); // Init's two, Std's one, the dependency's, the workspace's (not Lean's)
+    expect(await search(first, 'blips below blops')).toContain(CORE_THEOREM);
+    expect(await search(first, 'grumble nil')).toContain('Std.grumble_nil');
+    expect(await search(first, 'elab internal thing')).not.toContain('Lean.elab_internal_thing');
+    await stderrSays(first, 'engine upgraded');
+    await first.shutdown();
+    const core = readdirSync(cache).filter((n) => n.startsWith('lean-v4.21.0-rc3-toolchain-'));
+    expect(core).toHaveLength(1);
+
+    // another project on the same toolchain reuses the entry
+    const g = lakeFixture();
+    fakeToolchain(g.root, 'leanprover/lean4:v4.21.0-rc3', tc.elanHome);
+    g.manifest({ deplib: 'other-rev' });
+    const second = start(cache, [], { ELAN_HOME: tc.elanHome });
+    const again = await initializeOn(second, g.root);
+    expect(again.titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj dependencies', 'premise-lsp: indexing proj workspace']);
+    expect(second.stderr).toContain(`using the cached toolchain index ${join(cache, core[0]!)}`);
+    expect(await search(second, 'blips below blops')).toContain(CORE_THEOREM);
+    await stderrSays(second, 'engine upgraded');
+    await second.shutdown();
+  }, 90_000);
 
   it('keeps serving (without premises) when the project cannot be indexed', async () => {
     const f = lakeFixture();

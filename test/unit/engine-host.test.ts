@@ -26,4 +26,27 @@ describe('EngineHost', () => {
     expect(seen.map((r) => r?.index)).toEqual([undefined, 'fast']);
     expect(seen[0]?.log).toBeDefined(); // the loader gets the session logger
   });
+
+  it('takes an upgrade from its own load (sparse → hybrid), tells listeners, and ignores one from a superseded load', async () => {
+    const sparse = new FixtureEngine([]);
+    const hybrid = new FixtureEngine([]);
+    const other = new FixtureEngine([]);
+    let upgrade!: (e: FixtureEngine) => void;
+    const host = new EngineHost(async (req) => {
+      if (req?.index === 'other') return other;
+      upgrade = req!.upgrade!;
+      return sparse;
+    }, new Logger(() => {}));
+    const upgraded: unknown[] = [];
+    host.onUpgrade((e) => upgraded.push(e));
+    await host.load({ autoIndex: true, workspaceRoot: '/p' });
+    expect(host.now()).toBe(sparse);
+    upgrade(hybrid);
+    expect(host.now()).toBe(hybrid);
+    expect(upgraded).toEqual([hybrid]);
+    await host.load('other');
+    upgrade(sparse); // the automatic index's late upgrade after the user chose another index
+    expect(host.now()).toBe(other);
+    expect(upgraded).toEqual([hybrid]);
+  });
 });

@@ -1,5 +1,5 @@
 /** A tiny Lake project written into a temp dir: one dependency package and the workspace's own sources. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -40,4 +40,25 @@ export function lakeFixture(): LakeFixture {
   write('.lake/packages/deplib/DepLib/Basic.lean', 'namespace DepLib\n\n/-- Zorbles are frobnicated. -/\ntheorem zorble_frob (n : Nat) : n + 0 = n := rfl\n\nend DepLib\n');
   manifest({ deplib: 'abc123' });
   return { root, depDir: join(root, '.lake/packages/deplib'), wsFile, write, manifest };
+}
+
+export const CORE_THEOREM = 'Nat.blip_le_blop';
+
+/**
+ * A fake elan toolchain with a tiny `Init` (and `Std`), and the project's
+ * `lean-toolchain` naming it. `elanHome` is created unless given.
+ */
+export function fakeToolchain(projectRoot: string, name: string, elanHome = mkdtempSync(join(tmpdir(), 'premise-lsp-elan-'))): { elanHome: string; srcDir: string } {
+  writeFileSync(join(projectRoot, 'lean-toolchain'), `${name}\n`);
+  const srcDir = join(elanHome, 'toolchains', name.split('/').join('--').split(':').join('---'), 'src', 'lean');
+  const write = (rel: string, text: string) => {
+    if (existsSync(join(srcDir, rel))) return; // a toolchain shared with another project stays as it was
+    mkdirSync(dirname(join(srcDir, rel)), { recursive: true });
+    writeFileSync(join(srcDir, rel), text);
+  };
+  write('Init.lean', 'prelude\nimport Init.Core\n');
+  write('Init/Core.lean', 'prelude\nnamespace Nat\n\n/-- Blips are below blops. -/\ntheorem blip_le_blop (n : Nat) : n ≤ n + 1 := Nat.le_succ n\n\ntheorem blip_self (n : Nat) : n = n := rfl\n\nend Nat\n');
+  write('Std/Data.lean', 'namespace Std\n\ntheorem grumble_nil : True := trivial\n\nend Std\n');
+  write('Lean/Elab.lean', 'namespace Lean\n\ntheorem elab_internal_thing : True := trivial\n\nend Lean\n');
+  return { elanHome, srcDir };
 }

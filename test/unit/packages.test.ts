@@ -8,12 +8,14 @@ import {
   cacheRoot,
   commitBuild,
   dependenciesKey,
+  elanToolchainDirName,
   lakeProject,
+  leanToolchain,
   removeStaleBuilds,
   workspaceKey,
   type LakeProject,
 } from '../../indexes/src/packages.js';
-import { lakeFixture } from './lake-project.js';
+import { fakeToolchain, lakeFixture } from './lake-project.js';
 
 const project = (root: string): LakeProject => {
   const p = lakeProject(root);
@@ -86,9 +88,53 @@ describe('cache keys and entries', () => {
     const entries = cacheEntries(p, 'enc', '/cache');
     expect(entries.map((e) => e.kind)).toEqual(['dependencies', 'workspace']);
     expect(entries[0]).toMatchObject({ dir: `/cache/proj-dependencies-${dependenciesKey(p, 'enc').slice(0, 12)}`, sources: [f.depDir], packages: true });
-    expect(entries[1]).toMatchObject({ dir: `/cache/proj-workspace-${workspaceKey(p, 'enc').slice(0, 12)}`, sources: [f.root], packages: false });
+    expect(entries[1]).toMatchObject({ dir: `/cache/proj-workspace-${entries[1]!.key.slice(0, 12)}`, sources: [f.root], packages: false });
     f.manifest({});
-    expect(cacheEntries(project(f.root), 'enc', '/cache').map((e) => e.kind)).toEqual(['workspace']);
+    const alone = cacheEntries(project(f.root), 'enc', '/cache');
+    expect(alone.map((e) => e.kind)).toEqual(['workspace']);
+    expect(alone[0]!.key).toBe(workspaceKey(project(f.root), 'enc'));
+  });
+
+  it("key each entry by the entries before it too (its references resolve against them)", () => {
+    const f = lakeFixture();
+    const ws = cacheEntries(project(f.root), 'enc', '/cache')[1]!.key;
+    f.manifest({ deplib: 'abc124' });
+    expect(cacheEntries(project(f.root), 'enc', '/cache')[1]!.key).not.toBe(ws);
+    const tc = fakeToolchain(f.root, 'leanprover/lean4:v4.21.0-rc3');
+    const p = project(f.root);
+    const withCore = cacheEntries(p, 'enc', '/cache', leanToolchain(p, { ELAN_HOME: tc.elanHome }));
+    expect(withCore.map((e) => e.kind)).toEqual(['toolchain', 'dependencies', 'workspace']);
+    expect(withCore[1]!.key).not.toBe(cacheEntries(p, 'enc', '/cache')[0]!.key);
+  });
+});
+
+describe('the Lean toolchain library', () => {
+  it("names toolchain directories as elan does", () => {
+    expect(elanToolchainDirName('leanprover/lean4:v4.21.0-rc3')).toBe('leanprover--lean4---v4.21.0-rc3');
+    expect(elanToolchainDirName('leanprover/lean4:nightly-2025-01-01')).toBe('leanprover--lean4---nightly-2025-01-01');
+    expect(elanToolchainDirName('v4.9.0')).toBe('leanprover--lean4---v4.9.0');
+    expect(elanToolchainDirName('4.9.0')).toBe('leanprover--lean4---v4.9.0');
+  });
+
+  it("finds it from lean-toolchain under ELAN_HOME, else from lean's prefix; one shared entry per toolchain", () => {
+    const f = lakeFixture();
+    expect(project(f.root).toolchain).toBeUndefined();
+    const tc = fakeToolchain(f.root, 'leanprover/lean4:v4.21.0-rc3');
+    const p = project(f.root);
+    expect(p.toolchain).toBe('leanprover/lean4:v4.21.0-rc3');
+    const found = leanToolchain(p, { ELAN_HOME: tc.elanHome });
+    expect(found).toEqual({ name: 'leanprover/lean4:v4.21.0-rc3', dir: tc.srcDir });
+    expect(leanToolchain(p, { ELAN_HOME: join(tc.elanHome, 'nowhere') })).toBeUndefined();
+    // `lean --print-prefix` answers the toolchain directory
+    expect(leanToolchain(p, { ELAN_HOME: join(tc.elanHome, 'nowhere') }, join(tc.srcDir, '..', '..'))?.dir).toBe(tc.srcDir);
+    const [core] = cacheEntries(p, 'enc', '/cache', found);
+    expect(core).toMatchObject({ kind: 'toolchain', sources: [], links: { Init: join(tc.srcDir, 'Init'), 'Init.lean': join(tc.srcDir, 'Init.lean') } });
+    expect(core!.dir).toMatch(/^\/cache\/lean-v4\.21\.0-rc3-toolchain-[0-9a-f]{12}$/);
+    // another project on the same toolchain shares the entry
+    const g = lakeFixture();
+    fakeToolchain(g.root, 'leanprover/lean4:v4.21.0-rc3', tc.elanHome);
+    const q = project(g.root);
+    expect(cacheEntries(q, 'enc', '/cache', leanToolchain(q, { ELAN_HOME: tc.elanHome }))[0]!.dir).toBe(core!.dir);
   });
 
   it('finds the cache root from the environment', () => {

@@ -127,9 +127,13 @@ function isExportAlias(d: ExtractedDecl): boolean {
   return d.origin !== undefined && d.statement.startsWith('export ');
 }
 
-export function resolveRefs(decls: ExtractedDecl[]): PremiseRecord[] {
+/**
+ * `external`: names declared elsewhere (another index, e.g. the dependencies of
+ * a workspace) that references may resolve to; they stay in `refs` and get no record.
+ */
+export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> = []): PremiseRecord[] {
   const all = dedupe(decls);
-  const resolver = new NameResolver(all.map((d) => d.name));
+  const resolver = new NameResolver([...all.map((d) => d.name), ...external]);
   // name → export target (null when the target is not in the set)
   const aliases = new Map<string, string | null>();
   for (const d of all) {

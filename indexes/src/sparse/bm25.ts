@@ -74,17 +74,18 @@ export class Bm25Index {
     }
   }
 
-  /** `b`: length normalisation (0 none, 1 full); short fields with long outliers want less. */
-  static build(docTerms: string[][], b = B): Bm25Index {
+  /**
+   * Postings from each document's terms; an iterable is consumed one document at a time (a large corpus's
+   * terms are never all held). `b`: length normalisation (0 none, 1 full); fields with long outliers want less.
+   */
+  static build(docTerms: Iterable<string[]>, b = B): Bm25Index {
     const termIds = new Map<string, number>();
     const vocab: string[] = [];
     const perTerm: number[][] = []; // flattened [doc, tf, doc, tf, …]
-    let totalLen = 0;
-    for (const ts of docTerms) totalLen += ts.length;
-    const avgdl = docTerms.length ? totalLen / docTerms.length : 1;
-    const dls = new Float32Array(docTerms.length);
-    docTerms.forEach((ts, doc) => {
-      dls[doc] = ts.length;
+    const lengths: number[] = [];
+    let doc = 0;
+    for (const ts of docTerms) {
+      lengths.push(ts.length);
       const tf = new Map<string, number>();
       for (const t of ts) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const [term, f] of tf) {
@@ -97,7 +98,11 @@ export class Bm25Index {
         }
         perTerm[id]!.push(doc, f);
       }
-    });
+      doc++;
+    }
+    const dls = Float32Array.from(lengths);
+    const totalLen = lengths.reduce((a, b) => a + b, 0);
+    const avgdl = doc ? totalLen / doc : 1;
     const offsets = new Uint32Array(vocab.length + 1);
     let total = 0;
     perTerm.forEach((p, i) => {
@@ -117,7 +122,7 @@ export class Bm25Index {
         k++;
       }
     }
-    return new Bm25Index({ vocab: new MapLookup(vocab), offsets, docs, weights, docCount: docTerms.length });
+    return new Bm25Index({ vocab: new MapLookup(vocab), offsets, docs, weights, docCount: doc });
   }
 }
 

@@ -14,9 +14,14 @@ const INFORMAL_B = 0.3;
 
 type Textual = Parameters<typeof informalText>[0];
 
+/** Terms are made one premise at a time (a corpus's term lists are never all held at once). */
 export function buildSparseFields(premises: readonly Textual[]): { sparse: Bm25Index; informal: Bm25Index } {
   return {
-    sparse: Bm25Index.build(premises.map((p) => terms(sparseText(p)))),
-    informal: Bm25Index.build(premises.map((p) => englishTerms(informalText(p))), INFORMAL_B),
+    sparse: Bm25Index.build((function* () {
+      for (const p of premises) yield terms(sparseText(p));
+    })()),
+    informal: Bm25Index.build((function* () {
+      for (const p of premises) yield englishTerms(informalText(p));
+    })(), INFORMAL_B),
   };
 }

@@ -5,7 +5,7 @@
  * structural fact is checked so that a corrupt or truncated file fails with an
  * error naming the file instead of producing garbage.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 
 const MAGIC = 'PLSPBIN1';
 
@@ -59,7 +59,13 @@ export function writeContainer(file: string, sections: Record<string, SectionDat
   prefix.writeUInt32LE(headerJson.length, 8);
   const headerPad = Buffer.alloc(align8(16 + headerJson.length) - 16 - headerJson.length);
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, Buffer.concat([prefix, headerJson, headerPad, ...bodies]));
+  // piece by piece: a large index is never copied into one buffer
+  const fd = openSync(tmp, 'w');
+  try {
+    for (const b of [prefix, headerJson, headerPad, ...bodies]) for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, file);
 }
 

@@ -10,7 +10,7 @@
  * truncated index fails with an error naming the file rather than crashing the
  * native usearch loader.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { ProofGraph } from '../graph.js';
@@ -76,7 +76,7 @@ export async function writeIndexDir(
   writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos, content.graph));
   writeBm25(join(dir, 'sparse.bin'), content.sparse);
   writeBm25(join(dir, 'informal.bin'), content.informal);
-  const written = ['premises.bin', 'sparse.bin', 'informal.bin'];
+  const written = ['premises.bin', ...SPARSE_FILES];
   if (content.dense) {
     const { vectors, dim } = content.dense;
     const q = quantize(vectors, dim);
@@ -127,6 +127,9 @@ function checkFile(dir: string, m: Manifest, name: string, withCrc: boolean): st
   return path;
 }
 
+/** The BM25 fields, one file each: formal and informal. */
+const SPARSE_FILES = ['sparse.bin', 'informal.bin'];
+
 function writeBm25(path: string, index: Bm25Index): void {
   writeContainer(path, {
     ...stringSections('vocab', encodeStrings(index.vocab())),
@@ -153,16 +156,43 @@ function readBm25(file: string, premises: PremiseTable): Bm25Index {
   return new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
 }
 
-export function readIndexDir(dir: string): IndexParts {
+/** `dense: false` leaves the vectors on disk (a BM25-only engine). */
+export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): IndexParts {
   const manifest = readManifest(dir);
   const premises = PremiseTable.open(checkFile(dir, manifest, 'premises.bin', false));
   const sparse = readBm25(checkFile(dir, manifest, 'sparse.bin', false), premises);
   const informal = readBm25(checkFile(dir, manifest, 'informal.bin', false), premises);
   let dense: DenseStore | undefined;
-  if (manifest.encoder) {
+  if (manifest.encoder && opts.dense !== false) {
     const dc = Container.read(checkFile(dir, manifest, 'dense.bin', false));
     const ann = checkFile(dir, manifest, 'dense.usearch', true);
     dense = AnnDenseStore.open(dc, ann, manifest.encoder.dim, premises.size);
   }
   return { dir, manifest, premises, sparse, informal, dense };
+}
+
+/**
+ * The finished sparse-only index `from` with the dense side added, in `dir`:
+ * premises.bin and sparse.bin are copied as they are (nothing re-encoded), the
+ * vectors and their ANN graph written, the manifest last.
+ */
+export async function writeDenseCopy(
+  dir: string,
+  from: string,
+  dense: NonNullable<IndexContent['dense']>,
+  onAnnProgress?: (done: number, total: number) => void,
+): Promise<Manifest> {
+  const src = readManifest(from);
+  mkdirSync(dir, { recursive: true });
+  for (const f of ['premises.bin', ...SPARSE_FILES]) copyFileSync(join(from, checkFile(from, src, f, true).slice(from.length + 1)), join(dir, f));
+  const q = quantize(dense.vectors, dense.dim);
+  writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
+  await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), dense.vectors, dense.dim, onAnnProgress);
+  const files: Manifest['files'] = {};
+  for (const f of ['premises.bin', ...SPARSE_FILES, 'dense.bin', 'dense.usearch']) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
+  const manifest: Manifest = { ...src, created: new Date().toISOString(), encoder: dense.encoder, files };
+  const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(tmp, join(dir, 'manifest.json'));
+  return manifest;
 }

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
 import { renderMarkdown } from './report.js';
+import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-index.js';
 import { runWorker, type BenchConfig } from './worker.js';
 
 function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       index: { type: 'string' },
       rebuild: { type: 'boolean' },
       out: { type: 'string' },
+      only: { type: 'string' },
     },
   });
   if (values.worker) {
@@ -54,6 +56,12 @@ async function main(): Promise<void> {
         `and pass --mathlib DIR or set PREMISE_BENCH_MATHLIB.\n`,
     );
     process.exitCode = 2;
+    return;
+  }
+  if (values.only === 'auto-index') {
+    // the automatic index stage alone (needs no evaluation data)
+    const a = await benchAutoIndex(mathlib, batteries, resolve(join(root, 'bench', 'work', 'auto-index')));
+    process.stdout.write(JSON.stringify(a) + '\n' + renderAutoIndex(a).join('\n'));
     return;
   }
   if (!existsSync(join(shared, 'data'))) {
@@ -82,8 +90,10 @@ async function main(): Promise<void> {
   report.quality = child('quality', cfg);
   process.stderr.write('bench: completion overhead…\n');
   report.completion = child('completion', cfg);
+  process.stderr.write('bench: automatic index of a Mathlib project…\n');
+  report.autoIndex = await benchAutoIndex(mathlib, batteries, resolve(join(root, 'bench', 'work', 'auto-index')));
   writeFileSync(join(outDir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-  const md = renderMarkdown(report);
+  const md = renderMarkdown(report) + '\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n');
   writeFileSync(join(outDir, 'report.md'), md);
   process.stdout.write(md);
 }

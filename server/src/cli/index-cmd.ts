@@ -1,11 +1,15 @@
-/** `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages]` */
+/**
+ * `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages]
+ *  [--resolve-against <index-dir>]... [--progress-fd N]`, or `premise-lsp index --dense-from <sparse-index> --out …`
+ */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { buildIndex } from '../../../indexes/src/build.js';
+import { join, resolve } from 'node:path';
+import { addDense, buildIndex, type Progress } from '../../../indexes/src/build.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
 import { defaultModelDir } from '../paths.js';
 import { intOption, parse, UsageError } from './args.js';
 import { progressReporter } from './progress.js';
+import { eventChannel } from './progress-fd.js';
 import { LLM_INDEX_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { informalizeHook } from '../llm/index-hook.js';
 
@@ -16,11 +20,23 @@ export async function indexCommand(argv: string[]): Promise<number> {
     'no-dense': { type: 'boolean' },
     'no-packages': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
+    'resolve-against': { type: 'string', multiple: true },
+    'dense-from': { type: 'string' },
+    'progress-fd': { type: 'string' },
     ...LLM_INDEX_FLAGS,
   });
+  const events = eventChannel(values['progress-fd']);
+  const denseFrom = values['dense-from'];
   if (!values.out) throw new UsageError('index needs --out <index-dir>');
-  if (!positionals.length) throw new UsageError('index needs at least one source directory');
+  if (!positionals.length && !denseFrom) throw new UsageError('index needs at least one source directory');
+  if (denseFrom && (positionals.length || values['no-dense'])) throw new UsageError('--dense-from takes no sources and needs an encoder');
+  for (const d of [...(values['resolve-against'] ?? []), ...(denseFrom ? [denseFrom] : [])]) {
+    if (!existsSync(join(d, 'manifest.json'))) throw new UsageError(`not an index directory: ${d}`);
+  }
   for (const p of positionals) if (!existsSync(p)) throw new UsageError(`no such source: ${p}`);
+  const llm = llmClientFromFlags(values, 60_000, 3, 10);
+  if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');
+  const llmMax = values['llm-max'] === undefined ? undefined : intOption(values['llm-max'], 'llm-max', 1);
   let encoderDir: string | undefined;
   if (!values['no-dense']) {
     encoderDir = resolve(values.encoder ?? defaultModelDir());
@@ -30,15 +46,17 @@ export async function indexCommand(argv: string[]): Promise<number> {
       encoderDir = undefined;
     }
   }
-  const llm = llmClientFromFlags(values, 60_000, 3, 10);
-  if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');
-  const llmMax = values['llm-max'] === undefined ? undefined : intOption(values['llm-max'], 'llm-max', 1);
   const encoder = encoderDir ? await loadEncoder(encoderDir) : undefined;
-  const progress = progressReporter();
+  if (denseFrom && !encoder) throw new UsageError('--dense-from needs an encoder (--encoder DIR)');
+  const bar = progressReporter();
+  const progress = { update: (p: Progress) => (bar.update(p), events?.send({ event: 'progress', ...p })), stop: bar.stop };
   const enrich = llm && informalizeHook(llm, { max: llmMax, onProgress: progress.update, log: (l) => (progress.stop(), process.stderr.write(`premise-lsp: ${l}\n`)) });
   try {
-    const s = await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], enrich });
+    const s = denseFrom
+      ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir, onProgress: progress.update })
+      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined });
     progress.stop();
+    events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
       `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped, ` +
@@ -47,6 +65,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     );
   } finally {
     progress.stop();
+    events?.close();
     await encoder?.dispose();
   }
   return 0;

@@ -160,7 +160,46 @@ export class Engine implements PremiseSearch {
     const maxSize = Math.max(1, opts.extraCacheBytes ?? EXTRA_CACHE_BYTES);
     this.extraVecCache = new LRUCache({ maxSize, sizeCalculation: (vec, key) => vec.byteLength + 2 * key.length });
     this.extraSegCache = new LRUCache({ maxSize, sizeCalculation: (v) => v.bytes });
-    for (const s of base) for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
+    this.countExternalUses();
+    this.updateMaxUses();
+  }
+
+  /** Base indexes' references into each other (a workspace's proofs using its dependencies' lemmas) count as uses there. */
+  private countExternalUses(): void {
+    for (const seg of this.base) {
+      for (const [, names] of seg.external ?? []) {
+        for (const n of names) {
+          const loc = this.locate(n, this.view());
+          if (loc && loc.seg !== seg) loc.seg.crossUses.fixed.set(loc.id, (loc.seg.crossUses.fixed.get(loc.id) ?? 0) + 1);
+        }
+      }
+    }
+  }
+
+  /**
+   * The overlay's proofs count as uses of what they reference in the base
+   * indexes; replaced and removed base premises no longer count for what theirs did.
+   */
+  private recountLiveUses(): void {
+    for (const s of this.base) s.crossUses.live.clear();
+    const add = (loc: Loc | undefined, d: number) => {
+      if (loc && loc.seg !== this.overlay) loc.seg.crossUses.live.set(loc.id, (loc.seg.crossUses.live.get(loc.id) ?? 0) + d);
+    };
+    for (const r of this.overlayRecords.values()) for (const n of new Set(r.refs)) if (n !== r.name) add(this.locate(n, this.view()), 1);
+    for (const seg of this.base) {
+      for (const id of seg.tombstoned) {
+        for (const t of Array.from<number | string>(seg.table.refs(id))) add(typeof t === 'string' ? this.locate(t, this.view()) : { seg, id: t }, -1);
+      }
+    }
+    this.updateMaxUses();
+  }
+
+  private updateMaxUses(): void {
+    this.maxUses = 0;
+    for (const s of this.base) {
+      for (const u of s.table.uses) this.maxUses = Math.max(this.maxUses, u);
+      for (const id of [...s.crossUses.fixed.keys(), ...s.crossUses.live.keys()]) this.maxUses = Math.max(this.maxUses, s.usesOf(id));
+    }
   }
 
   get encoder(): Encoder | undefined {
@@ -388,7 +427,7 @@ export class Engine implements PremiseSearch {
       const order = orderOf(segIndex, id);
       let c = cands.get(order);
       if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
-      const parts: ScoreParts = { prior: Math.log1p(seg.table.uses[id]!) };
+      const parts: ScoreParts = { prior: Math.log1p(seg.usesOf(id)) };
       if (sparse) parts.sparse = seg.acc[id]!;
       if (informal) parts.informal = seg.informalAcc[id]!;
       if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.table.name(id));
@@ -452,7 +491,7 @@ export class Engine implements PremiseSearch {
         name: c.parts.name,
         graph: c.parts.graph,
         local: c.parts.local,
-        uses: c.seg.table.uses[c.id]!,
+        uses: c.seg.usesOf(c.id),
       })),
       mode,
       this.maxUses,
@@ -549,6 +588,7 @@ export class Engine implements PremiseSearch {
     }
     // the overlay keeps its vectors; removed names are tombstoned there too
     if (this.overlay) for (const n of names) this.markDeleted(this.overlay, n);
+    this.recountLiveUses();
     this.resultCache.clear();
     this.liveCount = undefined;
   }
@@ -559,7 +599,9 @@ export class Engine implements PremiseSearch {
 
   private markDeleted(seg: Segment, name: string): void {
     const id = seg.table.id(name);
-    if (id !== undefined) seg.deleted[id] = 1;
+    if (id === undefined) return;
+    seg.deleted[id] = 1;
+    if (seg !== this.overlay) seg.tombstoned.add(id);
   }
 
   private async rebuildOverlay(): Promise<void> {
@@ -569,6 +611,7 @@ export class Engine implements PremiseSearch {
     const vectors = enc && infos.length ? await this.overlayVectors(infos, enc) : undefined;
     const refs = records.map((r) => r.refs.filter((n) => n !== r.name));
     this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim, refs) : undefined;
+    this.recountLiveUses();
     this.resultCache.clear();
     this.liveCount = undefined;
   }
@@ -602,7 +645,7 @@ export class Engine implements PremiseSearch {
   private lookupBaseUses(name: string): number | undefined {
     for (const s of this.base) {
       const id = s.table.id(name);
-      if (id !== undefined) return s.table.uses[id];
+      if (id !== undefined) return s.usesOf(id);
     }
     return undefined;
   }

@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
+import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { Segment } from './segment.js';
 import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
@@ -74,15 +75,17 @@ async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; b
 export async function openEngine(indexDir: string | string[], opts: OpenOptions = {}): Promise<OpenedEngine> {
   const dirs = Array.isArray(indexDir) ? indexDir : [indexDir];
   if (!dirs.length) throw new Error('no index directory to open');
-  const all = dirs.map((d) => readIndexDir(d));
+  const all = dirs.map((d) => readIndexDir(d, { dense: !opts.sparseOnly }));
   const idOf = (i: number) => all[i]!.manifest.encoder?.id ?? 'no encoder (sparse only)';
-  for (let i = 1; i < all.length; i++) {
-    if (idOf(i) !== idOf(0)) {
-      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[0]} has ${idOf(0)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
+  // an empty index has no vectors whatever its encoder: it goes with any
+  const first = Math.max(0, all.findIndex((p) => p.manifest.premises > 0));
+  for (let i = 0; i < all.length && !opts.sparseOnly; i++) {
+    if (idOf(i) !== idOf(first) && all[i]!.manifest.premises > 0) {
+      throw new Error(`indexes built with different encoders cannot be opened together: ${dirs[first]} has ${idOf(first)}, ${dirs[i]} has ${idOf(i)}; rebuild them with the same encoder`);
     }
   }
   let encoder: Encoder | undefined;
-  const rec = all[0]!.manifest.encoder;
+  const rec = all[first]!.manifest.encoder;
   if (rec && !opts.sparseOnly) {
     const dir = opts.encoderDir ?? rec.dir;
     if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
@@ -94,6 +97,12 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
   }
   const { reranker, byDefault } = await openReranker(opts);
   const vocabulary = opts.vocabulary ?? loadVocabulary(opts.vocabFile ?? defaultVocabFile());
-  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts)), { ...opts, encoder, reranker, rerankByDefault: byDefault, vocabulary });
+  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
+    ...opts,
+    encoder,
+    reranker,
+    rerankByDefault: byDefault,
+    vocabulary,
+  });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -20,11 +20,11 @@ export interface PremiseSource {
   lang(id: number): Lang;
   get(id: number): PremiseInfo;
   /**
-   * What the premise's proof references: ids in this segment (the base index,
-   * whose graph was resolved at build time), or names (the overlay, whose
-   * references may point into any segment and are found at query time).
+   * What the premise's proof references: ids in this segment (resolved at build
+   * time), or names (references into other segments: the overlay's, and a base
+   * index's external references, found at query time).
    */
-  refs(id: number): ArrayLike<number> | readonly string[];
+  refs(id: number): ArrayLike<number | string>;
 }
 
 export class Segment {
@@ -34,12 +34,22 @@ export class Segment {
   readonly acc: Float32Array;
   readonly informalAcc: Float32Array;
   private symbolSets?: SymbolSets;
+  /**
+   * Uses from other segments' proofs, on top of `table.uses`: `fixed` from base
+   * indexes' external references (counted once), `live` from the overlay minus
+   * what replaced or removed premises had counted (recounted on every change).
+   */
+  readonly crossUses = { fixed: new Map<number, number>(), live: new Map<number, number>() };
+  /** Base premises replaced or removed by the overlay (whose own uses no longer count). */
+  readonly tombstoned = new Set<number>();
 
   constructor(
     readonly table: PremiseSource,
     readonly sparse: Bm25Index,
     readonly informal: Bm25Index,
     readonly dense?: DenseStore,
+    /** A base index's references into other indexes, by premise id (see indexes/src/external-refs.ts). */
+    readonly external?: ReadonlyMap<number, readonly string[]>,
   ) {
     this.deleted = new Uint8Array(table.size);
     this.acc = new Float32Array(table.size);
@@ -51,8 +61,27 @@ export class Segment {
     return (this.symbolSets ??= new SymbolSets(this.table));
   }
 
-  static fromIndex(parts: IndexParts): Segment {
-    return new Segment(parts.premises, parts.sparse, parts.informal, parts.dense);
+  /** How many proofs use the premise: in its own index, and from the other segments. */
+  usesOf(id: number): number {
+    return Math.max(0, this.table.uses[id]! + (this.crossUses.fixed.get(id) ?? 0) + (this.crossUses.live.get(id) ?? 0));
+  }
+
+  static fromIndex(parts: IndexParts, external?: ReadonlyMap<number, readonly string[]>): Segment {
+    if (!external?.size) return new Segment(parts.premises, parts.sparse, parts.informal, parts.dense);
+    const t = parts.premises;
+    const table: PremiseSource = {
+      size: t.size,
+      uses: t.uses,
+      id: (name) => t.id(name),
+      name: (id) => t.name(id),
+      lang: (id) => t.lang(id),
+      get: (id) => t.get(id),
+      refs: (id) => {
+        const x = external.get(id);
+        return x ? [...Array.from(t.refs(id)), ...x] : t.refs(id);
+      },
+    };
+    return new Segment(table, parts.sparse, parts.informal, parts.dense, external);
   }
 
   /**

@@ -1,13 +1,21 @@
 /**
- * The automatic index of a Lean project: its cache entries (dependencies and
- * workspace, see indexes/src/packages.ts), each reused when cached or built by
- * a child `premise-lsp index` process (Mathlib takes minutes and gigabytes: the
- * server must stay responsive), with the child's stderr phases as `$/progress`.
- * Resolves with the index directories to open together.
+ * The automatic index of a Lean project (cache entries: toolchain library,
+ * dependencies, workspace; see indexes/src/packages.ts) or of an Isabelle
+ * workspace (HOL, registered libraries such as the AFP, the workspace's own
+ * sessions; see indexes/src/isabelle-sessions.ts): each entry reused when
+ * cached or built by child `premise-lsp index` processes (Mathlib takes minutes
+ * and gigabytes: the server must stay responsive), whose JSON-lines progress
+ * channel (`--progress-fd 3`) becomes `$/progress`.
+ *
+ * Premises come in two steps: every missing entry is first built sparse-only
+ * (extraction + BM25, each entry's references resolved against the entries
+ * before it) and served at once through `onSparse`; then a second child adds
+ * the dense side from the finished sparse index (no second extraction), the
+ * sparse-only entry is removed, and the full directories are the result.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import {
   buildDirFor,
   cacheEntries,
@@ -16,11 +24,14 @@ import {
   encoderKey,
   isComplete,
   lakeProject,
+  leanToolchain,
   pruneWorkspaceEntries,
   removeStaleBuilds,
+  isDir,
+  safeName,
   type CacheEntry,
-  type LakeProject,
 } from '../../../indexes/src/packages.js';
+import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
 import type { Logger } from './log.js';
 import type { ProgressReporter } from './progress.js';
@@ -37,71 +48,210 @@ export interface AutoIndexOptions {
   cli?: string;
   /** Encoder directory; default the shipped model if present, null = BM25 only. */
   encoderDir?: string | null;
+  /** Environment for finding the toolchain (`ELAN_HOME`, `PATH`; default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Called once, when every entry has at least its sparse-only index and some
+   * still lack the dense side, with the directories to serve meanwhile.
+   */
+  onSparse?: (dirs: string[]) => void;
+  /** Each indexer child's peak resident memory, in bytes (benchmarks). */
+  onPeakMemory?: (bytes: number) => void;
+  /** `isabelle`: the root is an Isabelle workspace (default: a Lake project). */
+  prover?: 'lean' | 'isabelle';
+  /** The command that starts Isabelle (default `isabelle` on PATH): asked for `getenv ISABELLE_HOME`. */
+  isabelleCommand?: string;
+}
+
+/** What to index: a name for the workspace, its root, and its cache entries for an encoder id. */
+interface Plan {
+  name: string;
+  root: string;
+  entries: (encoderId: string) => CacheEntry[];
+}
+
+async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
+  const project = lakeProject(opts.root);
+  if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
+  const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
+  if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
+  else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
+  return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain) };
+}
+
+async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
+  const root = resolve(opts.root);
+  if (!isDir(root)) throw new Error(`automatic index: ${root} is not a directory`);
+  const command = opts.isabelleCommand ?? 'isabelle';
+  const vars = parseGetenv(await output(command, ['getenv', 'ISABELLE_HOME', 'ISABELLE_HOME_USER'], env));
+  const home = vars.ISABELLE_HOME ?? homeFromCommand(command);
+  const dist = home ? isabelleDistribution(home, vars.ISABELLE_HOME_USER) : undefined;
+  if (dist) opts.log.info(`automatic index: Isabelle ${dist.version} at ${dist.home}`);
+  else opts.log.info(`automatic index: no Isabelle distribution found (\`${command} getenv ISABELLE_HOME\` did not name one with src/HOL); HOL is not indexed`);
+  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache) };
+}
+
+/** The stdout of a short command, or '' when it cannot be run. */
+function output(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((done) => {
+    execFile(command, args, { env, encoding: 'utf8', timeout: 30_000 }, (err, stdout) => done(err ? '' : stdout));
+  });
+}
+
+const LIBRARY_TITLE: Partial<Record<CacheEntry['kind'], string>> = {
+  toolchain: 'the Lean toolchain library',
+  hol: 'the Isabelle/HOL library',
+  afp: 'the registered Isabelle libraries',
+};
+const entryTitle = (plan: { name: string }, e: CacheEntry) => LIBRARY_TITLE[e.kind] ?? `${plan.name} ${e.kind}`;
+
+export interface AutoIndex {
+  dirs: string[];
+  /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
+  hybrid: boolean;
 }
 
 /** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
-export async function autoIndexDirs(opts: AutoIndexOptions): Promise<string[]> {
-  const project = lakeProject(opts.root);
-  if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
+export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> {
   const encoderDir = opts.encoderDir === null ? undefined : (opts.encoderDir ?? (existsSync(defaultModelDir()) ? defaultModelDir() : undefined));
   const cache = opts.cache ?? cacheRoot();
-  const entries = cacheEntries(project, await encoderKey(encoderDir), cache);
-  if (!entries.length) throw new Error(`automatic index: ${project.root} has no dependencies and no Lean sources`);
-  const dirs: string[] = [];
+  const env = opts.env ?? process.env;
+  const plan = opts.prover === 'isabelle' ? await isabellePlan(opts, cache, env) : await leanPlan(opts, cache, env);
+  const full = plan.entries(await encoderKey(encoderDir));
+  const sparse = encoderDir ? plan.entries('none') : full;
+  if (!full.length) {
+    throw new Error(`automatic index: ${plan.root} has ${opts.prover === 'isabelle' ? 'no theories and no Isabelle distribution' : 'no dependencies and no Lean sources'}`);
+  }
+  const ctx: BuildContext = { project: plan, cache, encoderDir, opts };
+
+  // step 1: every entry served, sparse-only where the full one is missing
+  const dirs: (string | undefined)[] = [];
   const failures: string[] = [];
-  for (const entry of entries) {
-    if (isComplete(entry)) {
-      opts.log.info(`automatic index: using the cached ${entry.kind} index ${entry.dir}`);
-      dirs.push(entry.dir);
+  for (let i = 0; i < full.length; i++) {
+    const f = full[i]!;
+    const s = sparse[i]!;
+    if (isComplete(f) || isComplete(s)) {
+      const dir = isComplete(f) ? f.dir : s.dir;
+      opts.log.info(`automatic index: using the cached ${f.kind} index ${dir}`);
+      dirs.push(dir);
       continue;
     }
     try {
-      await buildEntry(project, entry, cache, encoderDir, opts);
-      dirs.push(entry.dir);
+      await buildEntry(ctx, s, 'index', indexArgs(s, dirs.filter((d): d is string => !!d)));
+      dirs.push(s.dir);
     } catch (e) {
-      const msg = `automatic index of ${project.name} ${entry.kind} failed: ${(e as Error).message}`;
-      opts.log.error(msg);
-      failures.push(msg);
+      failures.push(fail(ctx, f, e));
+      dirs.push(undefined);
     }
   }
-  if (!dirs.length) throw new Error(failures.join('; '));
-  return dirs;
+  if (!dirs.some((d) => d)) throw new Error(failures.join('; '));
+
+  // step 2: the dense side of every sparse-only entry
+  const pending = full.flatMap((f, i) => (dirs[i] && dirs[i] !== f.dir ? [i] : []));
+  let hybrid = true;
+  if (pending.length && encoderDir) {
+    opts.onSparse?.(dirs.filter((d): d is string => !!d));
+    for (const i of pending) {
+      const f = full[i]!;
+      try {
+        await buildEntry(ctx, f, 'embed', ['--dense-from', dirs[i]!, '--encoder', encoderDir]);
+        rmSync(dirs[i]!, { recursive: true, force: true });
+        dirs[i] = f.dir;
+      } catch (e) {
+        fail(ctx, f, e); // the sparse-only entry keeps serving
+        hybrid = false;
+      }
+    }
+  }
+  return { dirs: dirs.filter((d): d is string => !!d), hybrid };
 }
 
-async function buildEntry(project: LakeProject, entry: CacheEntry, cache: string, encoderDir: string | undefined, opts: AutoIndexOptions): Promise<void> {
+interface BuildContext {
+  project: Plan;
+  cache: string;
+  encoderDir: string | undefined;
+  opts: AutoIndexOptions;
+}
+
+function fail(ctx: BuildContext, entry: CacheEntry, e: unknown): string {
+  const msg = `automatic index of ${entryTitle(ctx.project, entry)} failed: ${(e as Error).message}`;
+  ctx.opts.log.error(msg);
+  return msg;
+}
+
+/** `index` arguments for a sparse-only build of an entry, its references resolved against `earlier`. */
+function indexArgs(entry: CacheEntry, earlier: string[]): string[] {
+  return [...(entry.links ? [] : entry.sources), '--no-dense', ...(entry.packages ? [] : ['--no-packages']), ...earlier.flatMap((d) => ['--resolve-against', d])];
+}
+
+const PHASE_LABEL: Record<string, string> = {
+  extract: 'extracting declarations',
+  embed: 'embedding premises',
+  ann: 'building the vector graph',
+  write: 'writing the index',
+};
+
+async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 'embed', args: string[]): Promise<void> {
+  const { cache, opts, project } = ctx;
   mkdirSync(cache, { recursive: true });
   removeStaleBuilds(cache);
   const tmp = buildDirFor(entry);
   rmSync(tmp, { recursive: true, force: true });
+  // the toolchain's libraries, under their module names (Init/…, Std/…), in a directory of links
+  const linkDir = entry.links && step === 'index' ? `${entry.dir}.src.tmp-${process.pid}` : undefined; // removed with stale builds after a crash
+  if (linkDir) {
+    rmSync(linkDir, { recursive: true, force: true });
+    mkdirSync(linkDir, { recursive: true });
+    for (const [name, target] of Object.entries(entry.links!)) symlinkSync(target, join(linkDir, name));
+  }
   const cli = opts.cli ?? join(packageRoot(), 'dist', 'cli.js');
-  const args = [cli, 'index', ...entry.sources, '--out', tmp, ...(encoderDir ? ['--encoder', encoderDir] : ['--no-dense']), ...(entry.packages ? [] : ['--no-packages'])];
-  const title = `premise-lsp: indexing ${project.name} ${entry.kind}`;
+  const title = `premise-lsp: ${step === 'index' ? 'indexing' : 'adding vectors to'} ${entryTitle(project, entry)}`;
   opts.log.info(`${title} → ${entry.dir}`);
   const progress = deferred(opts.progress?.(title));
   const t0 = Date.now();
   try {
-    const summary = await runIndexer(args, (line) => {
-      opts.log.debug(`indexer: ${line}`);
-      const phase = /^premise-lsp: (.*?)…?$/.exec(line);
-      if (phase) progress.report(phase[1]!);
+    const done = await runIndexer([cli, 'index', ...(linkDir && step === 'index' ? [linkDir] : []), ...args, '--out', tmp, '--progress-fd', '3'], (e) => {
+      if (e.event === 'progress' && typeof e.phase === 'string') {
+        const total = Number(e.total) || 0;
+        const pct = total > 1 ? Math.floor((100 * Number(e.done)) / total) : undefined;
+        progress.report(`${PHASE_LABEL[e.phase] ?? e.phase}${total > 1 ? ` ${e.done}/${total}` : ''}`, pct);
+      }
     });
     if (!commitBuild(tmp, entry)) throw new Error(`could not move the finished index into ${entry.dir}`);
-    opts.log.info(`automatic index: ${summary || 'built'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    progress.end(summary ? summary.replace(/ → .*$/, '') : 'done');
+    const summary = done ? `${done.declarations} declarations${done.dense ? '' : ', sparse only'}` : 'built';
+    const peak = done && typeof done.peakRssBytes === 'number' ? `, peak memory ${Math.round(done.peakRssBytes / 2 ** 20)} MB` : '';
+    opts.log.info(`automatic index: ${entry.kind} ${summary} (${((Date.now() - t0) / 1000).toFixed(1)} s${peak})`);
+    if (done && typeof done.peakRssBytes === 'number') opts.onPeakMemory?.(done.peakRssBytes);
+    progress.end(summary);
     if (entry.kind === 'workspace') pruneWorkspaceEntries(project, entry, cache);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     progress.end(`failed: ${(e as Error).message}`);
     throw e;
+  } finally {
+    if (linkDir) rmSync(linkDir, { recursive: true, force: true });
   }
 }
+
+/** `lean --print-prefix`, when `lean` is on PATH (elan's proxy answers for the default toolchain); undefined otherwise. */
+function leanPrefix(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('lean', ['--print-prefix'], { env, encoding: 'utf8', timeout: 30_000 }, (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined));
+  });
+}
+
+/** One event of the indexer's progress channel (server/src/cli/progress-fd.ts). */
+type IndexerEvent = { event?: unknown; phase?: unknown; done?: unknown; total?: unknown; declarations?: unknown; dense?: unknown; peakRssBytes?: unknown };
 
 /** Children still running when the server exits are stopped with it. */
 const running = new Set<ReturnType<typeof spawn>>();
 let exitHook = false;
 
-/** Run `node cli.js index …`; resolves with its summary line, rejects with its last stderr lines. */
-function runIndexer(args: string[], onLine: (line: string) => void): Promise<string> {
+/**
+ * Run `node cli.js index …` with its progress channel on fd 3; resolves with its
+ * `done` event, rejects with its exit status and last stderr lines.
+ */
+function runIndexer(args: string[], onEvent: (e: IndexerEvent) => void): Promise<IndexerEvent | undefined> {
   if (!exitHook) {
     exitHook = true;
     process.on('exit', () => {
@@ -110,24 +260,24 @@ function runIndexer(args: string[], onLine: (line: string) => void): Promise<str
   }
   return new Promise((resolve, reject) => {
     // stdout is ignored: ours is the editor's channel
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     running.add(child);
     const tail: string[] = [];
-    let summary = '';
-    let buf = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (d: string) => {
-      buf += d;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (!line) continue;
-        if (line.startsWith('indexed ')) summary = line;
-        tail.push(line);
-        if (tail.length > 5) tail.shift();
-        onLine(line);
+    let done: IndexerEvent | undefined;
+    lines(child.stderr!, (line) => {
+      tail.push(line);
+      if (tail.length > 5) tail.shift();
+    });
+    lines(child.stdio[3] as NodeJS.ReadableStream, (line) => {
+      let e: IndexerEvent;
+      try {
+        e = JSON.parse(line) as IndexerEvent;
+      } catch {
+        return; // not ours: ignored
       }
+      if (typeof e !== 'object' || e === null) return;
+      if (e.event === 'done') done = e;
+      onEvent(e);
     });
     child.on('error', (e) => {
       running.delete(child);
@@ -135,29 +285,43 @@ function runIndexer(args: string[], onLine: (line: string) => void): Promise<str
     });
     child.on('close', (code, signal) => {
       running.delete(child);
-      if (code === 0) resolve(summary);
+      if (code === 0) resolve(done);
       else reject(new Error(`the indexer ${signal ? `was killed (${signal})` : `exited with code ${code}`}${tail.length ? `: ${tail.join(' | ')}` : ''}`));
     });
+  });
+}
+
+function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buf = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (d: string) => {
+    buf += d;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (line) onLine(line);
+    }
   });
 }
 
 /** A reporter usable at once, attached to the real one when it arrives (the editor may not take requests yet). */
 function deferred(p: Promise<ProgressReporter> | undefined): ProgressReporter {
   let real: ProgressReporter | undefined;
-  let last: string | undefined;
+  let last: [string, number | undefined] | undefined;
   let ended: { message?: string } | undefined;
   p?.then(
     (r) => {
       real = r;
       if (ended) r.end(ended.message);
-      else if (last !== undefined) r.report(last);
+      else if (last !== undefined) r.report(...last);
     },
     () => {},
   );
   return {
-    report(message) {
-      if (real) real.report(message);
-      else last = message;
+    report(message, percentage) {
+      if (real) real.report(message, percentage);
+      else last = [message, percentage];
     },
     end(message) {
       if (real) real.end(message);

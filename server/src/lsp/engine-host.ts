@@ -17,6 +17,8 @@ export interface LoadRequest {
   /** Opens a `$/progress` (for builds; waits until the editor may be sent requests). */
   progress?: (title: string) => Promise<ProgressReporter>;
   log?: Logger;
+  /** Given by the host: replaces the loaded engine with a better one (the automatic index's hybrid one after its sparse one). */
+  upgrade?: (engine: PremiseSearch) => void;
 }
 
 export type EngineLoader = (opts?: LoadRequest) => Promise<PremiseSearch> | PremiseSearch;
@@ -28,6 +30,7 @@ export class EngineHost {
   /** Counts loads: a slow load (an automatic index build) finishing after a newer one must not replace it. */
   private generation = 0;
   private failure: string | undefined;
+  private readonly upgradeListeners: Array<(engine: PremiseSearch) => void> = [];
 
   constructor(
     private readonly loader: EngineLoader,
@@ -44,7 +47,13 @@ export class EngineHost {
     const run = (async () => {
       const t0 = Date.now();
       try {
-        const e = await this.loader(req === undefined ? undefined : { ...req, log: req.log ?? this.log });
+        const upgrade = (e: PremiseSearch) => {
+          if (gen !== this.generation) return; // superseded
+          this.engine = e;
+          this.log.info(`engine upgraded: ${e.size} premises`);
+          for (const l of this.upgradeListeners) l(e);
+        };
+        const e = await this.loader({ ...req, log: req?.log ?? this.log, upgrade });
         if (gen !== this.generation) return e; // superseded by a newer load
         this.engine = e;
         this.failure = undefined;
@@ -59,6 +68,11 @@ export class EngineHost {
     })();
     this.loading = run;
     return run;
+  }
+
+  /** Called when a loaded engine is replaced by a better one of the same load (its overlay starts empty). */
+  onUpgrade(listener: (engine: PremiseSearch) => void): void {
+    this.upgradeListeners.push(listener);
   }
 
   /** The engine if it is ready now (completion must not wait for a load). */

@@ -32,9 +32,18 @@ export class LiveIndex {
     private readonly delayMs = LIVE_INDEX_DELAY_MS,
   ) {}
 
+  private subscribed = false;
+
   /** A document was opened or changed. */
   touched(uri: string): void {
     if (!this.ctx.config().liveIndex) return;
+    if (!this.subscribed) {
+      this.subscribed = true;
+      // the automatic index's hybrid engine replaces its sparse one: read the open documents into it
+      this.ctx.engines.onUpgrade(() => {
+        for (const p of this.ctx.docs.reopenParams()) this.touched(p.textDocument.uri);
+      });
+    }
     clearTimeout(this.timers.get(uri));
     const timer = setTimeout(() => {
       this.timers.delete(uri);

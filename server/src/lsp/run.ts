@@ -3,18 +3,18 @@
  * the session, return the exit code. The CLI's `serve` command calls this with
  * the real index opener.
  */
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
-import { autoIndexDirs } from './auto-index.js';
+import { autoIndexDirs, type AutoIndexOptions } from './auto-index.js';
 import { parseServeArgs, type ServeArgs } from './args.js';
-import type { EngineLoader } from './engine-host.js';
+import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
 import { serve } from './serve.js';
 
-/** Opens one index directory, or several as one engine. */
-export type IndexOpener = (indexDir: string | string[]) => Promise<PremiseSearch> | PremiseSearch;
+/** Opens one index directory, or several as one engine (`sparseOnly`: BM25 only, some built without vectors). */
+export type IndexOpener = (indexDir: string | string[], opts?: { sparseOnly?: boolean }) => Promise<PremiseSearch> | PremiseSearch;
 
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
@@ -28,12 +28,61 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     if (args.fakeEngine) return FixtureEngine.fromFile(args.fakeEngine);
     const index = opts?.index ?? args.index;
     if (index) return openIndex(index);
-    const root = opts?.autoIndex === false ? undefined : autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
-    if (!root) return new FixtureEngine([]);
+    if (opts?.autoIndex === false) return new FixtureEngine([]);
     const log = opts?.log ?? new Logger();
-    const dirs = await autoIndexDirs({ root, log, progress: opts?.progress });
-    return openIndex(dirs);
+    if (args.flavor === 'isabelle') {
+      // an Isabelle session: the workspace folder (its ROOT sessions) with HOL and the registered libraries
+      if (!opts?.workspaceRoot) return new FixtureEngine([]);
+      const cmd = args.upstream?.command;
+      return autoIndexEngine({ root: opts.workspaceRoot, prover: 'isabelle', isabelleCommand: cmd && basename(cmd) === 'isabelle' ? cmd : undefined }, log, openIndex, opts);
+    }
+    const root = autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
+    if (!root) return new FixtureEngine([]);
+    return autoIndexEngine({ root }, log, openIndex, opts);
   };
+}
+
+/**
+ * The automatic index as an engine: the sparse-only one as soon as every entry
+ * is extracted, upgraded (through `upgrade`) to the hybrid one when the vectors
+ * are built; or the hybrid one at once when the cache has it.
+ */
+function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabelleCommand'>, log: Logger, openIndex: IndexOpener, opts: LoadRequest | undefined): Promise<PremiseSearch> {
+  return new Promise((resolveFirst, rejectFirst) => {
+    let first: Promise<PremiseSearch> | undefined;
+    const build = autoIndexDirs({
+      ...what,
+      log,
+      progress: opts?.progress,
+      onSparse: (dirs) => {
+        first = Promise.resolve(openIndex(dirs, { sparseOnly: true }));
+        first.then(resolveFirst, rejectFirst);
+      },
+    });
+    build.then(
+      async ({ dirs, hybrid }) => {
+        if (!first && hybrid && opts?.upgrade) {
+          // from the cache: BM25 first (the vectors and the encoder take as long again to load), then hybrid
+          first = Promise.resolve(openIndex(dirs, { sparseOnly: true }));
+          first.then(resolveFirst, rejectFirst);
+        }
+        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid }));
+        if (!hybrid) return; // the sparse-only engine stays
+        await first.catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 50)); // requests waiting for the first engine are answered before the long read
+        const full = await openIndex(dirs);
+        if (opts?.upgrade) opts.upgrade(full);
+        else log.info('automatic index: hybrid index ready (takes effect on the next load)');
+      },
+      (e) => {
+        if (!first) rejectFirst(e);
+        else log.error(`automatic index: ${(e as Error).message}`);
+      },
+    ).catch((e) => {
+      if (!first) rejectFirst(e);
+      else log.error(`automatic index: could not open the hybrid index: ${(e as Error).message}`);
+    });
+  });
 }
 
 /** The project to index automatically: `--lean ROOT`, else the workspace folder if it is a Lake project. */

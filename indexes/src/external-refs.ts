@@ -1,0 +1,92 @@
+/**
+ * References from one index into others (a workspace's proofs using its
+ * dependencies' lemmas, Mathlib's proofs using Lean core's): kept beside the
+ * index in `external-refs.json` as compressed rows of names, so the engine can
+ * count them in the popularity prior and graph votes of the index they point
+ * into when both are opened together.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PremiseRecord } from './extract/record.js';
+import { PremiseTable } from './store/premises.js';
+
+export const EXTERNAL_REFS_FILE = 'external-refs.json';
+const FORMAT = 'premise-lsp-external-refs';
+
+/** Rows: premise `ids[i]` of this index references `names[targets[offsets[i]..offsets[i+1])]`. */
+export interface ExternalRefs {
+  names: string[];
+  ids: number[];
+  offsets: number[];
+  targets: number[];
+}
+
+/** Every premise name of the given index directories. */
+export function externalNames(dirs: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const dir of dirs) {
+    const table = PremiseTable.open(join(dir, 'premises.bin'));
+    for (let i = 0; i < table.size; i++) out.add(table.name(i));
+  }
+  return out;
+}
+
+/** The references of `records` (in index order) to `external` names they do not declare themselves; undefined when none. */
+export function externalRefs(records: PremiseRecord[], external: Set<string>): ExternalRefs | undefined {
+  if (!external.size) return undefined;
+  const own = new Set(records.map((r) => r.name));
+  const x: ExternalRefs = { names: [], ids: [], offsets: [0], targets: [] };
+  const nameIdx = new Map<string, number>();
+  records.forEach((r, id) => {
+    const row = r.refs.filter((n) => external.has(n) && !own.has(n));
+    if (!row.length) return;
+    x.ids.push(id);
+    for (const n of row) {
+      let t = nameIdx.get(n);
+      if (t === undefined) {
+        nameIdx.set(n, (t = x.names.length));
+        x.names.push(n);
+      }
+      x.targets.push(t);
+    }
+    x.offsets.push(x.targets.length);
+  });
+  return x.ids.length ? x : undefined;
+}
+
+export function writeExternalRefs(dir: string, x: ExternalRefs): void {
+  writeFileSync(join(dir, EXTERNAL_REFS_FILE), JSON.stringify({ format: FORMAT, version: 1, ...x }));
+}
+
+/**
+ * The external references of the index in `dir`, as names per premise id of an
+ * index of `size` premises; undefined when it has none. Throws, naming the file,
+ * when the file is malformed.
+ */
+export function readExternalRefs(dir: string, size: number): Map<number, string[]> | undefined {
+  const path = join(dir, EXTERNAL_REFS_FILE);
+  if (!existsSync(path)) return undefined;
+  const bad = (why: string) => new Error(`${path}: ${why}; delete the index to rebuild it`);
+  let x: Partial<ExternalRefs> & { format?: unknown };
+  try {
+    x = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw bad(`not valid JSON (${(e as Error).message})`);
+  }
+  const ints = (a: unknown): a is number[] => Array.isArray(a) && a.every((v) => Number.isInteger(v) && v >= 0);
+  if (x.format !== FORMAT || !Array.isArray(x.names) || !x.names.every((n) => typeof n === 'string')) throw bad('not an external references file');
+  const { names, ids, offsets, targets } = x;
+  if (!ints(ids) || !ints(offsets) || !ints(targets) || offsets.length !== ids.length + 1 || offsets[ids.length] !== targets.length) throw bad('tables disagree');
+  const out = new Map<number, string[]>();
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i]! >= size || offsets[i]! > offsets[i + 1]!) throw bad(`row ${i} is out of range`);
+    const row: string[] = [];
+    for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+      const n = names[targets[j]!];
+      if (n === undefined) throw bad(`row ${i} names #${targets[j]} of ${names.length}`);
+      row.push(n);
+    }
+    out.set(ids[i]!, row);
+  }
+  return out;
+}
