@@ -69,7 +69,8 @@ describe('text query understanding', () => {
     expect(styleOf('lattice')).toBe('english');
     expect(styleOf('the sum of two even numbers is even')).toBe('english');
     expect(styleOf('|a * b| = |a| * |b|')).toBe('formula');
-    expect(styleOf('for adjoint `f`, `f (⨆ i, x i) = ⨆ i, f (x i)`')).not.toBe('name');
+    expect(styleOf('for adjoint `f`, `f (⨆ i, x i) = ⨆ i, f (x i)`')).toBe('mixed');
+    expect(styleOf('a `TopologicalSpace` where arbitrary intersections of opens are open')).toBe('mixed');
   });
   it('reads what kind of declaration is asked for', () => {
     expect(intentOf('the sum of two even numbers is even', 'english')).toBe('theorem');

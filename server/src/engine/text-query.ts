@@ -57,6 +57,8 @@ export function styleOf(text: string): TextStyle {
   // single letters are variables, not words
   const words = englishWords(t.replace(/`[^`]*`/g, ' ')).filter((w) => w.length > 1).length;
   const symbols = (t.match(MATH_RE) ?? []).length;
+  // Lean written in backticks is Lean, however much prose is around it
+  if (/`[^`]+`/.test(t)) return words ? 'mixed' : 'formula';
   if (!symbols) return 'english';
   return words >= 3 * symbols ? 'english' : words >= 2 ? 'mixed' : 'formula';
 }
