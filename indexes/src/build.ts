@@ -5,17 +5,15 @@
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
 import { extractSource } from './extract/extract.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
 import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
-import { sparseText } from './premise-text.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
-import { Bm25Index } from './sparse/bm25.js';
-import { terms } from './sparse/terms.js';
+import { buildSparseFields } from './sparse/fields.js';
 import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, type Manifest } from './store/index-dir.js';
 import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
@@ -34,6 +32,16 @@ export interface Corpus {
   skippedFiles: number;
   duplicates: number;
   warnings: string[];
+  /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
+  own: Set<string>;
+}
+
+/** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
+function isOwnFile(path: string, inputs: string[]): boolean {
+  return inputs.some((input) => {
+    const rel = relative(resolve(input), resolve(path));
+    return rel === '' || (!rel.startsWith('..') && !rel.startsWith(`.lake${sep}`));
+  });
 }
 
 function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[]; skipped?: boolean } {
@@ -61,6 +69,7 @@ function compact(d: ExtractedDecl): ExtractedDecl {
   if (d.doc !== undefined) out.doc = c(d.doc);
   if (d.origin !== undefined) out.origin = c(d.origin);
   if (d.attrs !== undefined) out.attrs = d.attrs.map(c);
+  if (d.context !== undefined) out.context = c(d.context);
   return out;
 }
 
@@ -72,11 +81,13 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
   const { files, warnings, skipped } = discoverSources(inputs, discover);
   warnings.push(...skipped);
   const decls: ExtractedDecl[] = [];
+  const own = new Set<string>();
   let skippedFiles = skipped.length;
   files.forEach((f, i) => {
     try {
       const r = extractFile(f);
       decls.push(...r.decls);
+      if (isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
       warnings.push(...r.warnings);
       if (r.skipped) skippedFiles++;
     } catch (e) {
@@ -90,7 +101,7 @@ export function extractCorpus(inputs: string[], onProgress?: OnProgress, discove
   const duplicates = decls.length - records.length;
   decls.length = 0;
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own };
 }
 
 export interface BuildOptions {
@@ -106,6 +117,12 @@ export interface BuildOptions {
    * workspace's dependencies): such references are kept in `external-refs.json`.
    */
   resolveAgainst?: string[];
+  /**
+   * Runs after extraction, before anything is indexed, and may add to the records
+   * (e.g. LLM-written `informal` statements; network I/O belongs to the caller).
+   * `own`: the names the sources declare themselves, not their packages.
+   */
+  enrich?: (records: PremiseRecord[], own: ReadonlySet<string>) => Promise<void>;
 }
 
 export interface BuildSummary {
@@ -130,13 +147,13 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const external = externalNames(opts.resolveAgainst ?? []);
   const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
   memtrace('extracted');
+  await opts.enrich?.(corpus.records, corpus.own);
   const infos = toInfos(corpus.records);
   const xrefs = externalRefs(corpus.records, external);
   external.clear();
   memtrace('infos');
-  const sparse = Bm25Index.build((function* () {
-    for (const p of infos) yield terms(sparseText(p));
-  })());
+  // records carry the prose context, which infos do not keep
+  const { sparse, informal } = buildSparseFields(corpus.records);
   memtrace('bm25');
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
@@ -153,6 +170,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     infos,
     graph,
     sparse,
+    informal,
     dense,
     sources: opts.sources,
     stats: {
@@ -207,6 +225,11 @@ export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }))
-    : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, sparse: readIndexDir(opts.from).sparse, sources: m.sources, stats: m.stats });
+    : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
   return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
+}
+
+function emptyFields(dir: string) {
+  const { sparse, informal } = readIndexDir(dir, { dense: false });
+  return { sparse, informal };
 }

@@ -21,5 +21,6 @@ export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
     uses,
   };
   if (r.doc) info.doc = r.doc;
+  if (r.informal) info.informal = r.informal;
   return info;
 }

@@ -1,6 +1,6 @@
 /** Progress of a long index build, reported by phase (the CLI draws bars from it). */
 export interface Progress {
-  phase: 'extract' | 'embed' | 'ann' | 'write';
+  phase: 'extract' | 'informal' | 'embed' | 'ann' | 'write';
   done: number;
   total: number;
 }

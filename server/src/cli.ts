@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   models: async () => (await import('./cli/models-cmd.js')).modelsCommand,
   serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
   http: async () => (await import('./cli/http-cmd.js')).httpCommand,
+  vocab: async () => (await import('./cli/vocab-cmd.js')).vocabCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
 };

@@ -18,3 +18,4 @@ export function packageRoot(): string {
 }
 
 export const defaultModelDir = () => join(packageRoot(), 'models', 'default');
+export const defaultVocabFile = () => join(packageRoot(), 'models', 'vocab', 'en-lean.json');

@@ -88,7 +88,7 @@ describe('exit status and errors', () => {
     expect(run(['index', SAMPLE]).code).toBe(2);
     const w = run(['query', '--index', tmp, '--weights', '1,2', 'x']);
     expect(w.code).toBe(2);
-    expect(w.err).toMatch(/--weights takes three to five/);
+    expect(w.err).toMatch(/--weights takes three to eight/);
   });
 
   it('exits 1 naming the file when the index is corrupt', () => {

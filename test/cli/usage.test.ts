@@ -4,7 +4,7 @@
  * a binary file and a file over 4 MiB. Every run has a time limit: a hang fails.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'serve', 'http', 'models', 'bench'];
+const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'serve', 'http', 'vocab', 'models', 'bench'];
 
 describe('usage', () => {
   it('premise-lsp --help and -h print every command and exit 0', () => {
@@ -133,5 +133,38 @@ describe('files that are not read', () => {
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/from 1 files \(1 files skipped/);
+  });
+});
+
+describe('vocab', () => {
+  const records = join(tmp, 'records.jsonl');
+  beforeAll(() => {
+    // twelve docstrings saying "divides" about names with `dvd`, and unrelated ones
+    const lines: string[] = [];
+    for (let i = 0; i < 12; i++) lines.push(JSON.stringify({ name: `Nat.dvd_thing${i}`, lang: 'lean', doc: `If a divides b then a divides b times c${i}.` }));
+    for (let i = 0; i < 200; i++) lines.push(JSON.stringify({ name: `Set.mem_other${i}`, lang: 'lean', doc: `An element is a member of a set number ${i}.` }));
+    writeFileSync(records, lines.join('\n') + '\n');
+  });
+
+  it('learns which name parts a docstring word stands for', () => {
+    const out = join(tmp, 'vocab.json');
+    const r = run(['vocab', records, '--out', out]);
+    expect(r.code).toBe(0);
+    const table = JSON.parse(readFileSync(out, 'utf8'));
+    expect(table.format).toBe('premise-lsp-vocab');
+    expect(table.terms.divid.map((e: [string, number]) => e[0])).toContain('dvd');
+    expect(table.terms.divid.map((e: [string, number]) => e[0])).not.toContain('mem');
+  });
+
+  it('refuses a file that is not records, and an unwritable output, in one line', () => {
+    const bad = join(tmp, 'bad.jsonl');
+    writeFileSync(bad, 'not json\n');
+    const r = run(['vocab', bad]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/bad\.jsonl:1: not a JSON record/);
+    const w = run(['vocab', records, '--out', '/proc/x/vocab.json']);
+    expect(w.code).toBe(1);
+    expect(w.err).toMatch(/\/proc\/x\/vocab\.json/);
+    expect(w.err.trim().split('\n')).toHaveLength(1);
   });
 });

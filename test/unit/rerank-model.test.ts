@@ -1,3 +1,4 @@
+import { buildSparseFields } from '../../indexes/src/sparse/fields.js';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,7 +140,7 @@ describe('openEngine', () => {
   it('loads the shipped reranker and says whether it reranks by default', async () => {
     const dir = join(root, 'index');
     const infos = toInfos(RECORDS);
-    await writeIndexDir(dir, { infos, graph: proofGraph(RECORDS), sparse: Bm25Index.build(infos.map((p) => terms(sparseText(p)))), sources: ['test'], stats: {} });
+    await writeIndexDir(dir, { infos, graph: proofGraph(RECORDS), ...buildSparseFields(infos), sources: ['test'], stats: {} });
     const engine = await openEngine(dir);
     expect(engine.hasReranker).toBe(true);
     expect(engine.rerankByDefault).toBe(reranker.byDefault);

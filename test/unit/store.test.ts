@@ -1,3 +1,4 @@
+import { buildSparseFields } from '../../indexes/src/sparse/fields.js';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ async function build(name: string): Promise<string> {
   await writeIndexDir(dir, {
     infos,
     graph: proofGraph(RECORDS),
-    sparse: Bm25Index.build(infos.map((p) => terms(sparseText(p)))),
+    ...buildSparseFields(infos),
     dense: { vectors: vectors(infos.length), dim: DIM, encoder: { dir: '/nowhere', id: 'test', dim: DIM } },
     sources: ['test'],
     stats: {},

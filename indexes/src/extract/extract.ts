@@ -7,15 +7,18 @@
  * Invariant: extractors never throw and never stop a build; bad input becomes a
  * counted warning (the "never throws" tests of extract-lean and extract-isabelle).
  */
+import { addContext } from '../informal/context.js';
 import { extractIsabelle } from './isabelle.js';
 import { extractLean } from './lean.js';
 import type { FileExtraction, PremiseRecord } from './record.js';
 import { resolveRefs } from './resolve.js';
 import type { SourceFile } from './walk.js';
 
-/** One source text through the extractor of its language (never throws: problems are warnings). */
+/** One source text through the extractor of its language, with the prose around each declaration (never throws: problems are warnings). */
 export function extractSource(text: string, src: Pick<SourceFile, 'lang' | 'rel' | 'module'>): FileExtraction {
-  return src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
+  const r = src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
+  addContext(r.decls, text, src.lang);
+  return r;
 }
 
 /** One document's premise records: extracted, then resolved among themselves (one record per name, aliases dropped). */

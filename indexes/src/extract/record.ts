@@ -61,6 +61,16 @@ export interface PremiseRecord {
   statement: string;
   /** Docstring without comment markers, if any. */
   doc?: string;
+  /**
+   * Prose around the declaration: module docstring title and section heading
+   * (Lean), chapter/section titles and the `text` block before it (Isabelle).
+   */
+  context?: string;
+  /**
+   * An informal statement written by an LLM at index time (`index --llm`), part
+   * of the premise's English side; absent without one.
+   */
+  informal?: string;
   /** Attributes as written, e.g. `simp`, `to_additive`. */
   attrs?: string[];
   /**

@@ -3,6 +3,7 @@
  *   manifest.json   format, version, counts, encoder, per-file sizes and CRC-32s
  *   premises.bin    metadata sidecar (see premises.ts)
  *   sparse.bin      BM25 postings (see ../sparse/bm25.ts)
+ *   informal.bin    BM25 postings of the informal (English) side of each premise
  *   dense.bin       int8 premise vectors + per-row scales (exact rescoring)
  *   dense.usearch   usearch HNSW graph over the same vectors (candidate search)
  * Every file's size and CRC-32 are checked against the manifest before use, so a
@@ -20,8 +21,8 @@ import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 import { prepareOutDir } from './out-path.js';
 
 export const FORMAT = 'premise-lsp-index';
-/** 2: premises.bin holds the proof graph. */
-export const VERSION = 2;
+/** 2: premises.bin holds the proof graph. 3: informal.bin. */
+export const VERSION = 3;
 
 export interface EncoderRef {
   /** Directory the encoder was loaded from, as given at build time. */
@@ -46,6 +47,7 @@ export interface IndexParts {
   manifest: Manifest;
   premises: PremiseTable;
   sparse: Bm25Index;
+  informal: Bm25Index;
   dense?: DenseStore;
 }
 
@@ -54,6 +56,7 @@ export interface IndexContent {
   /** References between `infos` (by position). */
   graph: ProofGraph;
   sparse: Bm25Index;
+  informal: Bm25Index;
   /** Premise vectors (row-major, infos.length × dim), when an encoder was used. */
   dense?: { vectors: Float32Array; dim: number; encoder: EncoderRef };
   sources: string[];
@@ -68,15 +71,10 @@ export async function writeIndexDir(
   onAnnProgress?: (done: number, total: number) => void,
 ): Promise<Manifest> {
   prepareOutDir(dir);
-  const { sparse } = content;
   writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos, content.graph));
-  writeContainer(join(dir, 'sparse.bin'), {
-    ...stringSections('vocab', encodeStrings(sparse.vocab())),
-    offsets: sparse.arrays.offsets,
-    docs: sparse.arrays.docs,
-    weights: sparse.arrays.weights,
-  });
-  const written = ['premises.bin', 'sparse.bin'];
+  writeBm25(join(dir, 'sparse.bin'), content.sparse);
+  writeBm25(join(dir, 'informal.bin'), content.informal);
+  const written = ['premises.bin', ...SPARSE_FILES];
   if (content.dense) {
     const { vectors, dim } = content.dense;
     const q = quantize(vectors, dim);
@@ -134,6 +132,38 @@ function verified(dir: string, m: Manifest, name: string): string {
   return path;
 }
 
+/** The BM25 fields, one file each: formal and informal. */
+const SPARSE_FILES = ['sparse.bin', 'informal.bin'];
+
+function writeBm25(path: string, index: Bm25Index): void {
+  writeContainer(path, {
+    ...stringSections('vocab', encodeStrings(index.vocab())),
+    offsets: index.arrays.offsets,
+    docs: index.arrays.docs,
+    weights: index.arrays.weights,
+  });
+}
+
+/** One BM25 field's file, checked against the manifest and against the premises it indexes. */
+function readBm25(f: { path: string; expected: Expected }, premises: PremiseTable): Bm25Index {
+  return reading(f.path, () => {
+    const sc = Container.read(f.path, [], f.expected);
+    const vocab = new StringTable({ blob: sc.u8('vocabBlob'), offsets: sc.u32('vocabOffsets'), order: sc.u32('vocabOrder') });
+    const offsets = sc.u32('offsets');
+    const docs = sc.u32('docs');
+    const weights = sc.f32('weights');
+    const bad = vocab.check();
+    if (bad) throw new IndexFileError(sc.file, bad);
+    if (offsets.length !== vocab.size + 1 || docs.length !== weights.length || offsets[vocab.size] !== docs.length) {
+      throw new IndexFileError(sc.file, 'postings tables disagree');
+    }
+    for (let i = 0; i < docs.length; i++) {
+      if (docs[i]! >= premises.size) throw new IndexFileError(sc.file, `posting refers to premise #${docs[i]} of ${premises.size}`);
+    }
+    return new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
+  });
+}
+
 /** Runs a file's reader; whatever fails in it is an IndexFileError naming that file. */
 function reading<T>(path: string, read: () => T): T {
   try {
@@ -154,23 +184,8 @@ export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): Index
   const manifest = readManifest(dir);
   const pf = listed(dir, manifest, 'premises.bin');
   const premises = reading(pf.path, () => PremiseTable.open(pf.path, pf.expected));
-  const sf = listed(dir, manifest, 'sparse.bin');
-  const sparse = reading(sf.path, () => {
-    const sc = Container.read(sf.path, [], sf.expected);
-    const vocab = new StringTable({ blob: sc.u8('vocabBlob'), offsets: sc.u32('vocabOffsets'), order: sc.u32('vocabOrder') });
-    const offsets = sc.u32('offsets');
-    const docs = sc.u32('docs');
-    const weights = sc.f32('weights');
-    const bad = vocab.check();
-    if (bad) throw new IndexFileError(sc.file, bad);
-    if (offsets.length !== vocab.size + 1 || docs.length !== weights.length || offsets[vocab.size] !== docs.length) {
-      throw new IndexFileError(sc.file, 'postings tables disagree');
-    }
-    for (let i = 0; i < docs.length; i++) {
-      if (docs[i]! >= premises.size) throw new IndexFileError(sc.file, `posting refers to premise #${docs[i]} of ${premises.size}`);
-    }
-    return new Bm25Index({ vocab, offsets, docs, weights, docCount: premises.size });
-  });
+  const sparse = readBm25(listed(dir, manifest, 'sparse.bin'), premises);
+  const informal = readBm25(listed(dir, manifest, 'informal.bin'), premises);
   let dense: DenseStore | undefined;
   if (manifest.encoder && opts.dense !== false) {
     const df = listed(dir, manifest, 'dense.bin');
@@ -178,7 +193,7 @@ export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): Index
     const ann = reading(join(dir, 'dense.usearch'), () => verified(dir, manifest, 'dense.usearch'));
     dense = reading(df.path, () => AnnDenseStore.open(dc, ann, manifest.encoder!.dim, premises.size));
   }
-  return { dir, manifest, premises, sparse, dense };
+  return { dir, manifest, premises, sparse, informal, dense };
 }
 
 /**
@@ -194,12 +209,12 @@ export async function writeDenseCopy(
 ): Promise<Manifest> {
   const src = readManifest(from);
   prepareOutDir(dir);
-  for (const f of ['premises.bin', 'sparse.bin']) copyFileSync(verified(from, src, f), join(dir, f));
+  for (const f of ['premises.bin', ...SPARSE_FILES]) copyFileSync(verified(from, src, f), join(dir, f));
   const q = quantize(dense.vectors, dense.dim);
   writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
   await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), dense.vectors, dense.dim, onAnnProgress);
   const files: Manifest['files'] = {};
-  for (const f of ['premises.bin', 'sparse.bin', 'dense.bin', 'dense.usearch']) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
+  for (const f of ['premises.bin', ...SPARSE_FILES, 'dense.bin', 'dense.usearch']) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
   const manifest: Manifest = { ...src, created: new Date().toISOString(), encoder: dense.encoder, files };
   const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
   writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');

@@ -20,6 +20,15 @@ export function percentiles(ms: number[]): { p50: number; p95: number; p99: numb
   return { p50: r(at(0.5)), p95: r(at(0.95)), p99: r(at(0.99)), mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)) };
 }
 
+/** MathlibQR's English requests (natural, slogan, nickname): the queries a beginner types. */
+function englishQueries(shared: string): string[] {
+  const path = join(shared, 'data', 'mathlibqr', 'MathlibQR.json');
+  if (!existsSync(path)) return [];
+  return loadDataset('mathlibqr', path)
+    .filter((q) => ['natural', 'slogan', 'nickname'].includes(q.style))
+    .map((q) => q.text);
+}
+
 function goals(shared: string): string[] {
   const out: string[] = [];
   for (const f of ['minif2f.jsonl', 'proofnet.jsonl']) {
@@ -64,16 +73,19 @@ async function query(cfg: BenchConfig) {
   (globalThis as { gc?: () => void }).gc?.();
   const rssAfterLoad = mb(process.memoryUsage().rss);
   const qs = goals(cfg.shared);
-  const modes: { name: string; mode: Mode; rerank: boolean; slot?: string }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
+  const english = englishQueries(cfg.shared);
+  const modes: { name: string; mode: Mode; rerank: boolean; slot?: string; queries?: string[] }[] = [{ name: 'bm25', mode: 'bm25', rerank: false }];
   if (engine.hasDense) modes.push({ name: 'dense', mode: 'dense', rerank: false }, { name: 'hybrid', mode: 'hybrid', rerank: false });
   if (engine.hasDense) modes.push({ name: 'hybrid + slot rw', mode: 'hybrid', rerank: false, slot: 'rw' });
   if (engine.hasReranker) modes.push({ name: 'hybrid+rerank', mode: 'hybrid', rerank: true });
+  if (english.length) modes.push({ name: 'english (hybrid)', mode: engine.hasDense ? 'hybrid' : 'bm25', rerank: false, queries: english });
   const latency: Record<string, ReturnType<typeof percentiles>> = {};
   for (const m of modes) {
     // warm-up, then cold-cache timings for every goal
-    for (const q of qs.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
+    const list = m.queries ?? qs;
+    for (const q of list.slice(0, 20)) await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
     const times: number[] = [];
-    for (const q of qs) {
+    for (const q of list) {
       engine.clearCaches();
       const s = performance.now();
       await engine.search(q, { k: 20, mode: m.mode, rerank: m.rerank, slot: m.slot });
@@ -117,6 +129,8 @@ async function quality(cfg: BenchConfig) {
     if (!existsSync(path)) continue;
     const qs = loadDataset(name, path);
     for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, rerank));
+    // English: the informal side off, for comparison in the same run
+    if (name === 'mathlibqr' && engine.hasDense) out.push(await runEval(engine, name, qs, 'hybrid', false, undefined, false));
     // the slot as a signal: the steps whose tactic has one, without and with it
     if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, false, use));
   }

@@ -33,17 +33,30 @@ export function choice<T extends string>(value: string | undefined, name: string
 
 export const MODES = ['bm25', 'dense', 'hybrid', 'sine', 'mepo'] as const;
 
-/** `--weights dense,sparse,prior` (e.g. `0.5,0.5,0.5`): hybrid fusion weights for every kind of query. */
-/** `--weights d,s,p[,g[,l]]`: fusion weights for every kind of query; graph votes and locality keep each kind's default unless given. */
+/**
+ * `--weights d,s,p[,g[,l[,i[,k[,n]]]]]`: fusion weights for every kind of query; graph votes, locality,
+ * the informal field and the kind preference keep each kind's default unless given.
+ */
 export function weightsOption(value: string | undefined): StyleWeights | undefined {
   if (value === undefined) return undefined;
   const parts = value.split(',').map(Number);
-  if (parts.length < 3 || parts.length > 5 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
-    throw new UsageError(`--weights takes three to five non-negative numbers dense,sparse,prior[,graph[,local]], got ${JSON.stringify(value)}`);
+  if (parts.length < 3 || parts.length > 8 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
+    throw new UsageError(
+      `--weights takes three to eight non-negative numbers dense,sparse,prior[,graph[,local[,informal[,kind[,name]]]]], got ${JSON.stringify(value)}`,
+    );
   }
-  const [dense, sparse, prior, graph, local] = parts as [number, number, number, number?, number?];
-  const of = (d: FusionWeights): FusionWeights => ({ dense, sparse, prior, graph: graph ?? d.graph, local: local ?? d.local });
-  return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text) };
+  const [dense, sparse, prior, graph, local, informal, kind, name] = parts as [number, number, number, number?, number?, number?, number?, number?];
+  const of = (d: FusionWeights): FusionWeights => ({
+    dense,
+    sparse,
+    prior,
+    graph: graph ?? d.graph,
+    local: local ?? d.local,
+    informal: informal ?? d.informal,
+    kind: kind ?? d.kind,
+    name: name ?? d.name,
+  });
+  return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text), english: of(DEFAULT_WEIGHTS.english) };
 }
 
 /** The source paths of `index` and `extract`: at least one, each existing. */

@@ -1,4 +1,4 @@
-/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--slot-steps | --slot-from-tactic] [--json]`
+/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--json]`
  *  --slot-steps: score only LeanDojo steps whose tactic has a slot (rw, simp, exact, apply…);
  *  --slot-from-tactic: the same steps, with the tactic given to the engine as the slot. */
 import { existsSync } from 'node:fs';
@@ -13,6 +13,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     dataset: { type: 'string', short: 'd' },
     'slot-steps': { type: 'boolean' },
     'slot-from-tactic': { type: 'boolean' },
+    'no-informal': { type: 'boolean' },
   });
   if (!values.index) throw new UsageError('eval needs --index <index-dir>');
   const dataset = choice(values.dataset, 'dataset', DATASETS);
@@ -25,7 +26,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain' || mode === 'sine' || mode === 'mepo');
   try {
     const queries = loadDataset(dataset, positionals[0]!);
-    const report = await runEval(engine, dataset, queries, mode ?? (engine.hasDense ? 'hybrid' : 'bm25'), rerank, slotUse);
+    const m = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
+    const informal = !values['no-informal'];
+    const report = await runEval(engine, dataset, queries, m, rerank, slotUse, informal);
+    // English queries: the informal side's contribution, measured in the same run
+    if (informal && m === 'hybrid' && dataset === 'mathlibqr') {
+      const off = await runEval(engine, dataset, queries, m, rerank, slotUse, false);
+      report.withoutInformal = { metrics: off.metrics, byStyle: off.byStyle };
+    }
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');
   } finally {
     await engine.dispose();

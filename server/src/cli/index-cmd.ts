@@ -8,9 +8,11 @@ import { addDense, buildIndex, type Progress } from '../../../indexes/src/build.
 import { loadEncoder } from '../../../models/src/encoder.js';
 import { defaultModelDir } from '../paths.js';
 import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
-import { parse, sourcesOption, UsageError } from './args.js';
+import { intOption, parse, sourcesOption, UsageError } from './args.js';
 import { progressReporter } from './progress.js';
 import { eventChannel } from './progress-fd.js';
+import { LLM_INDEX_FLAGS, llmClientFromFlags } from './llm-flags.js';
+import { informalizeHook } from '../llm/index-hook.js';
 
 export async function indexCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -22,6 +24,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     'resolve-against': { type: 'string', multiple: true },
     'dense-from': { type: 'string' },
     'progress-fd': { type: 'string' },
+    ...LLM_INDEX_FLAGS,
   });
   const events = eventChannel(values['progress-fd']);
   const denseFrom = values['dense-from'];
@@ -33,6 +36,9 @@ export async function indexCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length) sourcesOption('index', positionals);
   prepareOutDir(values.out);
+  const llm = llmClientFromFlags(values, 60_000, 3, 10);
+  if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');
+  const llmMax = values['llm-max'] === undefined ? undefined : intOption(values['llm-max'], 'llm-max', 1);
   let encoderDir: string | undefined;
   if (!values['no-dense']) {
     encoderDir = resolve(values.encoder ?? defaultModelDir());
@@ -46,10 +52,11 @@ export async function indexCommand(argv: string[]): Promise<number> {
   if (denseFrom && !encoder) throw new UsageError('--dense-from needs an encoder (--encoder DIR)');
   const bar = progressReporter();
   const progress = { update: (p: Progress) => (bar.update(p), events?.send({ event: 'progress', ...p })), stop: bar.stop };
+  const enrich = llm && informalizeHook(llm, { max: llmMax, onProgress: progress.update, log: (l) => (progress.stop(), process.stderr.write(`premise-lsp: ${l}\n`)) });
   try {
     const s = denseFrom
       ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir, onProgress: progress.update })
-      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'] });
+      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined });
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);

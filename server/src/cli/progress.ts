@@ -7,6 +7,7 @@ import type { Progress } from '../../../indexes/src/build.js';
 
 const LABEL: Record<Progress['phase'], string> = {
   extract: 'extracting declarations',
+  informal: 'informal statements (LLM)',
   embed: 'embedding premises',
   ann: 'building the vector graph',
   write: 'writing the index',

@@ -4,6 +4,8 @@ import { slotOf } from '../engine/open.js';
 import type { SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
+import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
+import { searchWithLlm } from '../llm/search.js';
 
 function formatHit(h: SearchHit): string {
   const parts = Object.entries(h.parts)
@@ -14,7 +16,7 @@ function formatHit(h: SearchHit): string {
 }
 
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
@@ -24,9 +26,16 @@ export async function queryCommand(argv: string[]): Promise<number> {
   if (values.slot !== undefined && !slotOf(values.slot)) {
     throw new UsageError(`--slot takes a tactic (rw, simp, exact, apply, rule, using…), got ${JSON.stringify(values.slot)}`);
   }
+  const llm = llmClientFromFlags(values, 30_000, 1);
   const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
-    const hits = await engine.search(text, { k, mode, rerank, slot: values.slot });
+    let hits: SearchHit[];
+    const opts = { k, mode, rerank, slot: values.slot };
+    if (llm) {
+      const r = await searchWithLlm(engine, llm, text, opts);
+      if (r.augmentation) process.stderr.write(`premise-lsp: LLM rewrites: ${JSON.stringify(r.augmentation)}\n`);
+      hits = r.hits;
+    } else hits = await engine.search(text, opts);
     if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {

@@ -3,14 +3,15 @@
 export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <command> --help: its flags)
 
 commands:
-  index <source>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--verbose]
+  index <source>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
-  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--slot-steps | --slot-from-tactic] [--json]
+  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
-  http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank]
+  http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
+  vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
 
@@ -22,9 +23,15 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
                        reorder the top 50 with the reranker (default: the reranker's own default; off for the shipped one)
   --reranker DIR       a reranker or cross-encoder directory (default: the shipped models/reranker)
   --encoder DIR        the query encoder (default: the one the index was built with)
-  --weights d,s,p[,g[,l]]
-                       fusion weights dense,sparse,prior[,graph[,local]]
-                       (default: 0.3,0.9,0.2,0.8,0.3 for formal queries, 0.1,0.9,0.4,0,0 for text)`;
+  --weights d,s,p[,g[,l[,i[,k[,n]]]]]
+                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name]]]]]
+                       for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0 formal;
+                       0.1,0.9,0.4,0,0,0.6,0,0 text with formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4 prose)`;
+
+const LLM = `  --llm URL            an OpenAI-compatible chat endpoint for LLM help (off by default;
+                       the key, if any, from PREMISE_LSP_LLM_KEY)
+  --llm-model M        the model name to ask for
+  --llm-timeout MS     per call, retries included`;
 
 export const COMMAND_USAGE: Record<string, string> = {
   index: `usage: premise-lsp index <source>... --out <index-dir> [options]
@@ -40,6 +47,9 @@ Extracts the declarations of .lean/.thy trees (a Lake package: its default libra
                        proofs may reference that index's premises (repeatable)
   --dense-from DIR     instead of sources: that sparse-only index with vectors added
   --progress-fd N      JSON-lines progress events on file descriptor N (for programs)
+${LLM}
+  --llm-rate N         requests per second at most (default: 10)
+  --llm-max N          informal statements for at most N of the sources' own declarations
   -v, --verbose        list every warning
 
 example:
@@ -54,6 +64,7 @@ Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX
   -k, --k N            how many premises (default: 10)
   --slot TACTIC        rank for the tactic whose argument is wanted (rw, simp, exact, apply, rule, using…)
 ${ENGINE}
+${LLM} (default: 30000)
   --json               JSON instead of text
 
 example:
@@ -68,6 +79,8 @@ Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
 ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine, mepo or bm25-plain (BM25 over the whole query)')}
   --slot-steps         LeanDojo: only the steps whose tactic has a slot (rw, simp, exact, apply…)
   --slot-from-tactic   the same steps, with their tactic given to the engine
+  --no-informal        text queries search the formal side only (MathlibQR in hybrid mode
+                       reports both in one run by default)
   --json               one JSON object instead of a table
 
 example:
@@ -124,9 +137,20 @@ The LeanHammer-compatible premise selection API over HTTP.
   -p, --port N         port (default: 8765; 0: any free port, printed on stderr)
   --max-new-premises N new premises a request may send (default: 2048)
 ${ENGINE}
+${LLM} (default: 10000)
 
 example:
   premise-lsp http --index /tmp/idx --port 8765
+`,
+  vocab: `usage: premise-lsp vocab <records.jsonl> [--out FILE]
+
+Learns the English → Lean vocabulary (docstring words against the name parts of the
+declarations they document) that text queries use; see models/vocab/MODEL_CARD.md.
+
+  -o, --out FILE       where to write the table (default: stdout)
+
+example:
+  premise-lsp vocab /tmp/records.jsonl --out models/vocab/en-lean.json
 `,
   models: `usage: premise-lsp models pull <owner/repo> [options]
 

@@ -19,6 +19,8 @@ import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
+import { kindFits, nameMatch, readTextQuery, type TextQuery } from './text-query.js';
+import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
@@ -32,6 +34,8 @@ const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 const POOL = 200;
 /** Candidates handed to the reranker. */
 const RERANK_TOP = 50;
+/** Text queries: fused candidates whose kind is checked against what the sentence asks for. */
+const KIND_TOP = 100;
 /** Candidates reordered by the slot signal, and its weight as a share of their score span. */
 const SLOT_TOP = 50;
 const SLOT_WEIGHT = 0.5;
@@ -62,6 +66,8 @@ export interface EngineOptions {
   rerankByDefault?: boolean;
   weights?: StyleWeights;
   defaultMode?: Mode;
+  /** English → Lean name parts for text queries (default: the naming-convention seed). */
+  vocabulary?: Vocabulary;
   /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
   extraCacheBytes?: number;
 }
@@ -143,12 +149,14 @@ export class Engine implements PremiseSearch {
   private readonly extraSegCache: LRUCache<string, { seg: Segment; bytes: number }>;
   private listing?: string[];
   private modules?: string[];
+  private readonly vocabulary: Vocabulary;
 
   constructor(
     base: Segment[],
     private readonly opts: EngineOptions = {},
   ) {
     this.base = base;
+    this.vocabulary = opts.vocabulary ?? loadVocabulary();
     const maxSize = Math.max(1, opts.extraCacheBytes ?? EXTRA_CACHE_BYTES);
     this.extraVecCache = new LRUCache({ maxSize, sizeCalculation: (vec, key) => vec.byteLength + 2 * key.length });
     this.extraSegCache = new LRUCache({ maxSize, sizeCalculation: (v) => v.bytes });
@@ -254,7 +262,19 @@ export class Engine implements PremiseSearch {
     opts = { ...opts, rerank: isBaseline(mode) ? false : (opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault)) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
     const keyOf = (q: string) =>
-      JSON.stringify([q, k, mode, !!opts.rerank, opts.lang ?? '', !!opts.plainBm25, opts.exclude ?? [], opts.hidden ?? [], opts.nearby ?? [], slotOf(opts.slot) ?? '']);
+      JSON.stringify([
+        q,
+        k,
+        mode,
+        !!opts.rerank,
+        opts.lang ?? '',
+        !!opts.plainBm25,
+        opts.informal ?? true,
+        opts.exclude ?? [],
+        opts.hidden ?? [],
+        opts.nearby ?? [],
+        slotOf(opts.slot) ?? '',
+      ]);
     const parsed = queries.map(parseQuery);
     const dense = usesVectors(mode) && !!this.opts.encoder;
     const extra = opts.extra?.length ? await this.extraSegment(opts.extra, dense) : undefined;
@@ -341,13 +361,26 @@ export class Engine implements PremiseSearch {
     return out;
   }
 
-  private sparseWeights(q: ParsedQuery, plain: boolean, segs: Segment[]): Map<string, number> {
+  private sparseWeights(q: ParsedQuery, plain: boolean, segs: Segment[], extra?: Map<string, number>): Map<string, number> {
     const docCount = segs.reduce((n, s) => n + s.table.size, 0);
     const out = new Map<string, number>();
-    for (const [t, w] of weightedTerms(q, plain)) {
+    const qt = weightedTerms(q, plain);
+    for (const [t, w] of extra ?? []) qt.set(t, Math.max(qt.get(t) ?? 0, w));
+    for (const [t, w] of qt) {
       const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
       const common = docCount >= MAX_DF_MIN_CORPUS && df > MAX_DF_RATIO * docCount;
       if (df > 0 && !common) out.set(t, w * idf(df, docCount));
+    }
+    return out;
+  }
+
+  /** IDF-weighted informal-field terms over the segments a search sees. */
+  private informalWeights(tq: TextQuery, segs: Segment[]): Map<string, number> {
+    const docCount = segs.reduce((n, s) => n + s.table.size, 0);
+    const out = new Map<string, number>();
+    for (const [t, w] of tq.english) {
+      const df = segs.reduce((n, s) => n + s.informal.df(t), 0);
+      if (df > 0) out.set(t, w * idf(df, docCount));
     }
     return out;
   }
@@ -364,7 +397,10 @@ export class Engine implements PremiseSearch {
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
     const lang = opts.lang ?? LANG_OF_STYLE[q.style];
     const segs = view.segs;
-    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs) : undefined;
+    // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
+    const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
+    const informal = tq && this.informalWeights(tq, segs);
+    const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs, tq?.lean) : undefined;
     const pool = Math.max(POOL, k);
     const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
     // hidden lists can be long (a file's later declarations): test candidates' names, not every listed name's place
@@ -393,6 +429,8 @@ export class Engine implements PremiseSearch {
       if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
       const parts: ScoreParts = { prior: Math.log1p(seg.usesOf(id)) };
       if (sparse) parts.sparse = seg.acc[id]!;
+      if (informal) parts.informal = seg.informalAcc[id]!;
+      if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.table.name(id));
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts)));
       return c;
@@ -400,6 +438,11 @@ export class Engine implements PremiseSearch {
     const neighbours: Neighbour[] = [];
     segs.forEach((seg, segIndex) => {
       const found: Neighbour[] = [];
+      // both fields are accumulated before any candidate of this segment is scored
+      if (informal) {
+        seg.informalAcc.fill(0);
+        seg.informal.accumulate(informal, seg.informalAcc);
+      }
       if (weights) {
         seg.acc.fill(0);
         seg.sparse.accumulate(weights, seg.acc);
@@ -408,6 +451,7 @@ export class Engine implements PremiseSearch {
           if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
         }
       }
+      if (informal) for (const id of topByScore(seg.informalAcc, seg.deleted, pool)) candidate(seg, segIndex, id);
       if (vec && seg.dense) {
         for (const h of seg.dense.top(vec, pool)) {
           candidate(seg, segIndex, h.id);
@@ -431,16 +475,42 @@ export class Engine implements PremiseSearch {
         }
       }
     }
+    if (tq?.style === 'name') {
+      // a declaration asked for by its name
+      const loc = this.locate(q.text.trim().replace(/^@/, ''), view);
+      const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
+      if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
+    }
     const list = [...cands.values()];
+    const w = (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style !== 'text' ? 'formal' : tq?.style === 'english' ? 'english' : 'text'];
     const fused = fuse(
-      list.map((c) => ({ dense: c.parts.dense, sparse: c.parts.sparse, graph: c.parts.graph, local: c.parts.local, uses: c.seg.usesOf(c.id) })),
+      list.map((c) => ({
+        dense: c.parts.dense,
+        sparse: c.parts.sparse,
+        informal: c.parts.informal,
+        name: c.parts.name,
+        graph: c.parts.graph,
+        local: c.parts.local,
+        uses: c.seg.usesOf(c.id),
+      })),
       mode,
       this.maxUses,
-      (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style === 'text' ? 'text' : 'formal'],
+      w,
     );
     list.forEach((c, i) => (c.score = fused[i]!));
     // ties broken by position in the index, so results never depend on set order
-    list.sort((a, b) => b.score - a.score || a.order - b.order);
+    const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
+    list.sort(byScore);
+    if (tq && tq.intent !== 'any' && w.kind) {
+      // the kind is in the metadata read from disk: only the head of the list is checked
+      const head = list.slice(0, KIND_TOP);
+      for (const c of head) {
+        const fits = kindFits(tq.intent, c.info.kind);
+        if (fits !== undefined) c.score += fits ? w.kind : -w.kind;
+      }
+      head.sort(byScore);
+      list.splice(0, head.length, ...head);
+    }
     if (opts.rerank && this.opts.reranker) {
       const top = list.slice(0, RERANK_TOP);
       const scores = await this.opts.reranker.score(q, top);
@@ -448,7 +518,7 @@ export class Engine implements PremiseSearch {
         c.parts.rerank = scores[i]!;
         c.score = scores[i]!;
       });
-      top.sort((a, b) => b.score - a.score || a.order - b.order);
+      top.sort(byScore);
       list.splice(0, top.length, ...top);
     }
     const slot = slotOf(opts.slot);

@@ -14,6 +14,12 @@ export interface FusionWeights {
   graph: number;
   /** Declared earlier in the same file. */
   local: number;
+  /** Text queries: the informal (English) field, scaled by the pool maximum. */
+  informal: number;
+  /** Text queries: the declaration's kind is what the sentence asks for (+) or not (−). */
+  kind: number;
+  /** Text queries: the name, read through the naming convention, says what the query says. */
+  name: number;
 }
 
 /**
@@ -26,12 +32,16 @@ export interface FusionWeights {
  */
 export interface StyleWeights {
   formal: FusionWeights;
+  /** Text with formulas in it (Lean notation, LaTeX), or a name. */
   text: FusionWeights;
+  /** Prose: the informal field leads. */
+  english: FusionWeights;
 }
 
 export const DEFAULT_WEIGHTS: StyleWeights = {
-  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3 },
-  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0 },
+  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0 },
+  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0 },
+  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4 },
 };
 
 export interface Scored {
@@ -39,6 +49,11 @@ export interface Scored {
   sparse?: number;
   graph?: number;
   local?: number;
+  informal?: number;
+  /** Name match in [0, 1]. */
+  name?: number;
+  /** +1 the kind the query asks for, −1 the other, 0 no opinion. */
+  kind?: number;
   uses: number;
 }
 
@@ -66,6 +81,7 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
   // sparse scores are ≥ 0; scale by the maximum so that "no lexical match" stays 0
   const maxSparse = Math.max(0, ...cands.map((c) => c.sparse ?? 0));
   const maxGraph = Math.max(0, ...cands.map((c) => c.graph ?? 0));
+  const ni = minMax(cands.map((c) => c.informal));
   const share = (v: number | undefined, max: number) => (max > 0 ? (v ?? 0) / max : 0);
   return cands.map(
     (c) =>
@@ -73,6 +89,9 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
       w.sparse * share(c.sparse, maxSparse) +
       w.prior * prior(c.uses, maxUses) +
       w.graph * share(c.graph, maxGraph) +
-      w.local * (c.local ?? 0),
+      w.local * (c.local ?? 0) +
+      w.informal * ni(c.informal) +
+      w.kind * (c.kind ?? 0) +
+      w.name * (c.name ?? 0),
   );
 }

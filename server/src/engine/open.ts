@@ -17,6 +17,8 @@ import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
 import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
+import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
+import { defaultVocabFile } from '../paths.js';
 import type { OpenedEngine } from './types.js';
 
 // The engine's values for callers outside it (with types.ts, its whole public surface).
@@ -36,6 +38,8 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   rerankerDir?: string;
   /** Load the shipped `models/reranker` when no reranker is given (default true). */
   defaultReranker?: boolean;
+  /** English → Lean vocabulary file (default: the shipped models/vocab/en-lean.json; the seed table alone when absent). */
+  vocabFile?: string;
   /** Problems that do not stop the engine, e.g. a shipped reranker that cannot be loaded (default: stderr). */
   onWarning?: (message: string) => void;
 }
@@ -92,6 +96,13 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), { ...opts, encoder, reranker, rerankByDefault: byDefault });
+  const vocabulary = opts.vocabulary ?? loadVocabulary(opts.vocabFile ?? defaultVocabFile());
+  const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
+    ...opts,
+    encoder,
+    reranker,
+    rerankByDefault: byDefault,
+    vocabulary,
+  });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -4,9 +4,8 @@
  * engine asks every segment and merges; a name upserted into the overlay is
  * tombstoned in the base so it is found once, in its newest form.
  */
-import { Bm25Index } from '../../../indexes/src/sparse/bm25.js';
-import { terms } from '../../../indexes/src/sparse/terms.js';
-import { sparseText } from '../../../indexes/src/premise-text.js';
+import type { Bm25Index } from '../../../indexes/src/sparse/bm25.js';
+import { buildSparseFields } from '../../../indexes/src/sparse/fields.js';
 import { FlatDenseStore, type DenseStore } from '../../../indexes/src/store/dense.js';
 import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
@@ -31,8 +30,9 @@ export interface PremiseSource {
 export class Segment {
   /** 1 = deleted (replaced by a newer version elsewhere, or removed). */
   readonly deleted: Uint8Array;
-  /** Reused BM25 accumulator (queries run one at a time per engine). */
+  /** Reused BM25 accumulators, formal and informal (queries run one at a time per engine). */
   readonly acc: Float32Array;
+  readonly informalAcc: Float32Array;
   private symbolSets?: SymbolSets;
   /**
    * Uses from other segments' proofs, on top of `table.uses`: `fixed` from base
@@ -46,12 +46,14 @@ export class Segment {
   constructor(
     readonly table: PremiseSource,
     readonly sparse: Bm25Index,
+    readonly informal: Bm25Index,
     readonly dense?: DenseStore,
     /** A base index's references into other indexes, by premise id (see indexes/src/external-refs.ts). */
     readonly external?: ReadonlyMap<number, readonly string[]>,
   ) {
     this.deleted = new Uint8Array(table.size);
     this.acc = new Float32Array(table.size);
+    this.informalAcc = new Float32Array(table.size);
   }
 
   /** Per-premise symbol sets for the SInE/MePo baselines, built on first use. */
@@ -65,7 +67,7 @@ export class Segment {
   }
 
   static fromIndex(parts: IndexParts, external?: ReadonlyMap<number, readonly string[]>): Segment {
-    if (!external?.size) return new Segment(parts.premises, parts.sparse, parts.dense);
+    if (!external?.size) return new Segment(parts.premises, parts.sparse, parts.informal, parts.dense);
     const t = parts.premises;
     const table: PremiseSource = {
       size: t.size,
@@ -79,7 +81,7 @@ export class Segment {
         return x ? [...Array.from(t.refs(id)), ...x] : t.refs(id);
       },
     };
-    return new Segment(table, parts.sparse, parts.dense, external);
+    return new Segment(table, parts.sparse, parts.informal, parts.dense, external);
   }
 
   /**
@@ -97,8 +99,8 @@ export class Segment {
       get: (id) => infos[id]!,
       refs: (id) => refs?.[id] ?? [],
     };
-    const sparse = Bm25Index.build(infos.map((p) => terms(sparseText(p))));
-    return new Segment(table, sparse, vectors && dim ? new FlatDenseStore(dim, vectors) : undefined);
+    const { sparse, informal } = buildSparseFields(infos);
+    return new Segment(table, sparse, informal, vectors && dim ? new FlatDenseStore(dim, vectors) : undefined);
   }
 }
 

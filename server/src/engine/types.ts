@@ -69,6 +69,12 @@ export interface SearchOptions {
    */
   nearby?: string[];
   /**
+   * Text queries: also search the premises' informal (English) side, and prefer
+   * the kind of declaration the sentence asks for (default true; `false` is the
+   * formal-only baseline that `eval` reports beside it).
+   */
+  informal?: boolean;
+  /**
    * Premises this search alone sees (e.g. an HTTP caller's new, unindexed
    * declarations): searched with the index, replacing indexed premises of the
    * same name for this search only, never stored. Their vectors are cached by
@@ -89,6 +95,10 @@ export interface SearchOptions {
 export interface ScoreParts {
   dense?: number;
   sparse?: number;
+  /** Text queries: BM25 over the premise's informal (English) side. */
+  informal?: number;
+  /** Text queries: how well the name, read as words, says what the query says (0–1). */
+  name?: number;
   prior?: number;
   /** Hybrid only: votes from the proofs of the theorems nearest the query. */
   graph?: number;

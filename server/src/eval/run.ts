@@ -23,6 +23,10 @@ export interface EvalReport {
   dataset: string;
   mode: EvalMode;
   rerank: boolean;
+  /** Whether text queries also searched the informal (English) side of the premises. */
+  informal: boolean;
+  /** The same queries with the informal side off (text datasets in hybrid mode, for comparison). */
+  withoutInformal?: { metrics: Metrics; byStyle: EvalReport['byStyle'] };
   /** Set when only steps with a slot were scored (`given`: with the slot passed to the engine). */
   slot?: SlotUse;
   /** Gold premises (groups) in the dataset, and how many the index resolves. */
@@ -41,9 +45,10 @@ export async function runEval(
   mode: EvalMode,
   rerank = false,
   slotUse?: SlotUse,
+  informal = true,
 ): Promise<EvalReport> {
   if (slotUse) queries = queries.filter((q) => slotOf(q.tactic));
-  const search = mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode };
+  const search = { ...(mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode }), informal };
   let total = 0;
   let resolved = 0;
   const scored: { q: EvalQuery; gold: string[][] }[] = [];
@@ -69,6 +74,7 @@ export async function runEval(
     dataset,
     mode,
     rerank,
+    informal,
     ...(slotUse ? { slot: slotUse } : {}),
     total,
     resolved,
@@ -114,5 +120,9 @@ export function formatEval(r: EvalReport): string {
     `  all            ${fmt(r.metrics)}`,
   ];
   for (const [s, v] of Object.entries(r.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
+  if (r.withoutInformal) {
+    lines.push(`  without the informal side:`, `  all            ${fmt(r.withoutInformal.metrics)}`);
+    for (const [s, v] of Object.entries(r.withoutInformal.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
+  }
   return lines.join('\n');
 }

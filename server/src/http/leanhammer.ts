@@ -8,13 +8,15 @@
  *   GET  /indexed-modules   → [module]
  *   GET  /max-new-premises  → number
  *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
- *                   imported_modules?, imported_all_modules?, slot?|tactic?} → [{name, score}]
+ *                   imported_modules?, imported_all_modules?, slot?|tactic?, llm?} → [{name, score}]
  * `local_premises` (when given) limits the answer to those indexed premises plus
  * the new ones; `slot` (or `tactic`, premise-lsp's own addition) names the tactic
  * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); lean-lsp-mcp sends
  * only `{state, new_premises, k}`. A request's new premises are searched with the
  * index for that request only (the engine's `extra`), never stored, so callers
- * never see each other's. Transport-free:
+ * never see each other's. A server started with `--llm` fuses in the LLM's
+ * rewrites of the state (../llm/search.ts) unless the request says `llm: false`.
+ * Transport-free:
  * `server.ts` puts it on node:http.
  */
 import { createHash } from 'node:crypto';
@@ -23,6 +25,8 @@ import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { withNotation } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
+import type { LlmClient } from '../llm/client.js';
+import { searchWithLlm } from '../llm/search.js';
 
 export interface ApiResponse {
   status: number;
@@ -35,6 +39,10 @@ export interface LeanHammerOptions {
   /** Rerank answers (default: the engine's default). */
   rerank?: boolean;
   mode?: Mode;
+  /** Query augmentation by this LLM (off without one). */
+  llm?: LlmClient;
+  /** Where the one-line notes of LLM fallbacks go (default stderr). */
+  log?: (line: string) => void;
 }
 
 /** Premises per answer when the request does not say (LeanHammer's own default). */
@@ -114,7 +122,13 @@ export class LeanHammerApi {
     const slot = field(b, 'slot', isTactic, 'a tactic name such as "rw"') ?? field(b, 'tactic', isTactic, 'a tactic name such as "rw"');
     const only = local ? this.allowedSet(local, fresh) : undefined;
     const extra = fresh.map((p) => this.record(p.name, p.decl));
-    const hits = await this.engine.search(withNotation(state), { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot });
+    const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
+    const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot } as const;
+    const query = withNotation(state);
+    const hits =
+      this.opts.llm && useLlm
+        ? (await searchWithLlm(this.engine, this.opts.llm, query, opts, this.opts.log)).hits
+        : await this.engine.search(query, opts);
     return hits.map((h) => ({ name: h.name, score: h.score }));
   }
 

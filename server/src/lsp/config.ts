@@ -21,6 +21,11 @@ export interface PremiseConfig {
   liveIndex: boolean;
   /** Without an index: build (once, cached) and serve one for the Lean project being edited. */
   autoIndex: boolean;
+  /**
+   * Optional LLM help for the `premise-lsp.search` command only (completion never
+   * waits on it): an OpenAI-compatible endpoint, its model, and the deadline.
+   */
+  llm: { url?: string; model?: string; timeoutMs: number };
 }
 
 export const SECTION = 'premise-lsp';
@@ -35,6 +40,7 @@ export function defaultConfig(): PremiseConfig {
     codeActions: { max: 5 },
     liveIndex: true,
     autoIndex: true,
+    llm: { timeoutMs: 8000 },
   };
 }
 
@@ -44,6 +50,15 @@ const int = (lo: number, hi: number): Check => (v) =>
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const str: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string');
 const oneOf = (xs: string[]): Check => (v) => (typeof v === 'string' && xs.includes(v) ? undefined : `must be one of ${xs.join(', ')}`);
+const httpUrl: Check = (v) => {
+  if (v === '') return undefined; // empty: LLM help off
+  try {
+    const u = new URL(v as string);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http(s) URL';
+  } catch {
+    return 'must be an http(s) URL (or "" for none)';
+  }
+};
 const command: Check = (v) =>
   (typeof v === 'string' && v.trim().length > 0) || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'))
     ? undefined
@@ -64,6 +79,9 @@ const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): vo
   'codeActions.max': { check: int(0, 50), set: (c, v) => (c.codeActions = { max: v as number }) },
   liveIndex: { check: bool, set: (c, v) => (c.liveIndex = v as boolean) },
   autoIndex: { check: bool, set: (c, v) => (c.autoIndex = v as boolean) },
+  'llm.url': { check: httpUrl, set: (c, v) => (c.llm = { ...c.llm, url: (v as string) || undefined }) },
+  'llm.model': { check: str, set: (c, v) => (c.llm = { ...c.llm, model: v as string }) },
+  'llm.timeoutMs': { check: int(100, 120_000), set: (c, v) => (c.llm = { ...c.llm, timeoutMs: v as number }) },
 };
 
 /** Flatten `{completion: {enabled: x}}` and `{"completion.enabled": x}` alike. */
@@ -84,7 +102,7 @@ export interface ConfigResult {
 
 /** Apply `input` (the section's object; `null`/absent values mean "unset": keep). */
 export function applyConfig(prev: PremiseConfig, input: unknown): ConfigResult {
-  const config: PremiseConfig = { ...prev, completion: { ...prev.completion }, codeActions: { ...prev.codeActions } };
+  const config: PremiseConfig = { ...prev, completion: { ...prev.completion }, codeActions: { ...prev.codeActions }, llm: { ...prev.llm } };
   const errors: string[] = [];
   const changed: string[] = [];
   if (input === undefined || input === null) return { config, errors, changed };

@@ -1,6 +1,6 @@
 /**
  * `premise-lsp.search` (free text or the goal at uri/position → results for
- * pickers) and `premise-lsp.insert` (apply an insertion through
+ * pickers; with the `llm` settings, fused with the LLM's rewrites of the query) and `premise-lsp.insert` (apply an insertion through
  * `workspace/applyEdit`).
  */
 import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
@@ -9,6 +9,8 @@ import { cursorContext } from '../text/context.js';
 import { MAX_QUERY_CHARS } from '../../engine/types.js';
 import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
+import { llmClientFor } from './llm.js';
+import { searchWithLlm } from '../../llm/search.js';
 import { inScope, queryAt, type Query } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
@@ -53,9 +55,14 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const hits = await engine.search(query.text, { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query) });
+  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query) };
+  const llm = llmClientFor(cfg.llm);
+  const { hits, augmentation } = llm
+    ? await searchWithLlm(engine, llm, query.text, opts, (line) => ctx.log.warn(line))
+    : { hits: await engine.search(query.text, opts), augmentation: undefined };
   return {
     query: query.text,
+    ...(augmentation ? { llm: augmentation } : {}),
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,
     results: hits.map((h) => ({
       name: h.name,

@@ -1,0 +1,27 @@
+/**
+ * The two BM25 fields of a set of premises: the formal one (identifier parts and
+ * symbols of name, hypotheses, conclusion, docstring) and the informal one
+ * (English words of the premise's informal side). Built the same way for an
+ * index directory and for the engine's in-memory overlay.
+ */
+import { informalText, sparseText } from '../premise-text.js';
+import { englishTerms } from '../informal/english.js';
+import { Bm25Index } from './bm25.js';
+import { terms } from './terms.js';
+
+/** Docstrings vary from a phrase to pages: the informal field normalises length less than BM25's usual 0.75. */
+const INFORMAL_B = 0.3;
+
+type Textual = Parameters<typeof informalText>[0];
+
+/** Terms are made one premise at a time (a corpus's term lists are never all held at once). */
+export function buildSparseFields(premises: readonly Textual[]): { sparse: Bm25Index; informal: Bm25Index } {
+  return {
+    sparse: Bm25Index.build((function* () {
+      for (const p of premises) yield terms(sparseText(p));
+    })()),
+    informal: Bm25Index.build((function* () {
+      for (const p of premises) yield englishTerms(informalText(p));
+    })(), INFORMAL_B),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * A small client for any OpenAI-compatible chat-completions endpoint (OpenAI,
+ * llama.cpp's server, Ollama, vLLM…): one overall deadline per call (retries
+ * included), bounded retries on network errors, 429 and 5xx, and a rate limit
+ * on request starts shared by every call through the same client. The API key
+ * comes from the environment (PREMISE_LSP_LLM_KEY), never from the command line.
+ */
+
+export const KEY_ENV = 'PREMISE_LSP_LLM_KEY';
+
+export interface LlmConfig {
+  /** `http(s)://host:port` (then `/v1/chat/completions` is appended), `…/v1`, or the full chat-completions URL. */
+  url: string;
+  /** Model name sent with each request (servers with one model ignore it). */
+  model?: string;
+  /** Deadline of one call, retries included (default 10 s). */
+  timeoutMs?: number;
+  /** Further tries after a network error, 429 or 5xx (default 2). */
+  retries?: number;
+  /** Most request starts per second (default: no limit). */
+  ratePerSecond?: number;
+  /** Bearer token; default: the environment's PREMISE_LSP_LLM_KEY. */
+  apiKey?: string;
+}
+
+export type LlmFailure = 'timeout' | 'http' | 'network' | 'malformed' | 'refusal';
+
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatOptions {
+  maxTokens?: number;
+  temperature?: number;
+}
+
+/** The chat-completions URL for what the user gave. */
+export function endpointUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`not a URL: ${JSON.stringify(url)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`the LLM endpoint must be an http(s) URL, got ${JSON.stringify(url)}`);
+  const path = u.pathname.replace(/\/+$/, '');
+  if (/\/chat\/completions$/.test(path)) u.pathname = path;
+  else if (/\/v\d+$/.test(path)) u.pathname = `${path}/chat/completions`;
+  else u.pathname = `${path}/v1/chat/completions`;
+  return u.toString();
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Spaces request starts at least `1000 / rate` ms apart (FIFO). */
+class RateLimit {
+  private next = 0;
+  constructor(private readonly intervalMs: number) {}
+  /** Reserve the next slot and wait for it. */
+  async take(signal?: AbortSignal): Promise<void> {
+    if (this.intervalMs <= 0) return;
+    const now = Date.now();
+    const at = Math.max(now, this.next);
+    this.next = at + this.intervalMs;
+    await sleep(at - now, signal);
+  }
+}
+
+export class LlmClient {
+  readonly endpoint: string;
+  readonly model: string;
+  readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly apiKey: string | undefined;
+  private readonly rate: RateLimit;
+  /** Requests sent (for tests and summaries). */
+  requests = 0;
+
+  constructor(cfg: LlmConfig, env: NodeJS.ProcessEnv = process.env) {
+    this.endpoint = endpointUrl(cfg.url);
+    this.model = cfg.model ?? 'default';
+    this.timeoutMs = cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retries = Math.max(0, cfg.retries ?? 2);
+    this.apiKey = cfg.apiKey ?? (env[KEY_ENV] || undefined);
+    this.rate = new RateLimit(cfg.ratePerSecond && cfg.ratePerSecond > 0 ? 1000 / cfg.ratePerSecond : 0);
+  }
+
+  /** The assistant's reply text. Throws LlmError (never anything else) on failure. */
+  async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<string> {
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    let last: LlmError | undefined;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (attempt > 0) await sleep(Math.min(250 * 2 ** (attempt - 1), 4000), deadline);
+      await this.rate.take(deadline);
+      if (deadline.aborted) break;
+      try {
+        return await this.once(messages, opts, deadline);
+      } catch (e) {
+        last = e instanceof LlmError ? e : new LlmError('network', (e as Error).message);
+        if (deadline.aborted) break;
+        const retryable = last.kind === 'network' || (last.kind === 'http' && /^HTTP (429|5\d\d)/.test(last.message));
+        if (!retryable) throw last;
+      }
+    }
+    if (deadline.aborted) throw new LlmError('timeout', `no answer within ${this.timeoutMs} ms`);
+    throw last ?? new LlmError('network', 'no answer');
+  }
+
+  private async once(messages: ChatMessage[], opts: ChatOptions, signal: AbortSignal): Promise<string> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    const body = JSON.stringify({
+      model: this.model,
+      messages,
+      temperature: opts.temperature ?? 0,
+      max_tokens: opts.maxTokens ?? 300,
+      stream: false,
+    });
+    this.requests++;
+    let res: Response;
+    try {
+      res = await fetch(this.endpoint, { method: 'POST', headers, body, signal });
+    } catch (e) {
+      if (signal.aborted) throw new LlmError('timeout', `no answer within ${this.timeoutMs} ms`);
+      throw new LlmError('network', `${(e as Error).message}${(e as { cause?: Error }).cause ? ` (${(e as { cause: Error }).cause.message})` : ''}`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new LlmError(signal.aborted ? 'timeout' : 'network', signal.aborted ? `no answer within ${this.timeoutMs} ms` : 'the reply was cut off');
+    }
+    if (!res.ok) throw new LlmError('http', `HTTP ${res.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 120)}` : ''}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new LlmError('malformed', 'the reply is not JSON');
+    }
+    const choice = (json as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[] })?.choices?.[0];
+    if (!choice || typeof choice !== 'object') throw new LlmError('malformed', 'the reply has no choices');
+    if (typeof choice.message?.refusal === 'string' && choice.message.refusal) throw new LlmError('refusal', `refused: ${choice.message.refusal.slice(0, 120)}`);
+    if (choice.finish_reason === 'content_filter') throw new LlmError('refusal', 'refused (content filter)');
+    // reasoning models (DeepSeek-R1, Qwen3…) may put their thinking before the answer
+    const content = typeof choice.message?.content === 'string' ? choice.message.content.replace(/<think>[\s\S]*?<\/think>/g, '') : undefined;
+    if (!content?.trim()) throw new LlmError('malformed', 'the reply has no message content');
+    return content;
+  }
+}

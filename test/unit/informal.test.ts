@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { englishTerms } from '../../indexes/src/informal/english.js';
+import { nameWords } from '../../indexes/src/informal/naming.js';
+import { renderStatement } from '../../indexes/src/informal/render.js';
+import { addContext } from '../../indexes/src/informal/context.js';
+import { extractLean } from '../../indexes/src/extract/lean.js';
+import { extractIsabelle } from '../../indexes/src/extract/isabelle.js';
+import { intentOf, kindFits, readTextQuery, styleOf } from '../../server/src/engine/text-query.js';
+
+describe('English terms', () => {
+  it('drops stop words, keeps logical words, lemmatizes and stems', () => {
+    expect(englishTerms('the product of the matrices')).toEqual(['product', 'matrix']);
+    expect(englishTerms('continuous')).toEqual(englishTerms('continuity'));
+    expect(englishTerms('is not injective')).toEqual(['not', 'inject']);
+    expect(englishTerms('all roots')).toEqual(['all', 'root']);
+  });
+});
+
+describe('naming convention', () => {
+  it('reads name parts as English', () => {
+    expect(nameWords('abs_mul')).toContain('absolute value');
+    expect(nameWords('abs_mul')).toContain('product');
+    expect(nameWords('Real.sqrt_mul_self')).toContain('square root');
+    expect(nameWords('Nat.succ_le_iff')).toMatch(/successor.*less than or equal.*if and only if/);
+    expect(nameWords('Even.add')).toMatch(/even.*sum/);
+  });
+  it('reads parts that are also names of object properties as words', () => {
+    expect(nameWords('Foo.constructor_toString')).toBe('foo constructor string');
+  });
+  it('a query in words meets the name in words', () => {
+    const q = new Set(englishTerms('absolute value of a product'));
+    const p = englishTerms(nameWords('abs_mul'));
+    expect([...q].every((t) => p.includes(t))).toBe(true);
+  });
+});
+
+describe('statement rendering', () => {
+  it('turns notation into words', () => {
+    const r = renderStatement('∀ x ∈ s, a ∣ b → |a * b| ≤ √c');
+    for (const w of ['for all', 'member', 'divides', 'implies', 'absolute value', 'times', 'at most', 'square root']) expect(r).toContain(w);
+  });
+  it('names even and odd functions', () => {
+    expect(renderStatement('cos (-x) = cos x')).toContain('even function');
+    expect(renderStatement('sin (-x) = -sin x')).toContain('odd function');
+    expect(renderStatement('cos (x + y) = cos x')).not.toContain('function');
+  });
+});
+
+describe('prose context', () => {
+  it('gives Lean declarations their module title and section heading', () => {
+    const src = '/-!\n# Absolute values\n\nSome prose.\n-/\n\ntheorem a_one : 1 = 1 := rfl\n\n/-! ## Products -/\n\ntheorem a_two : 2 = 2 := rfl\n';
+    const { decls } = extractLean(src, 'A.lean', 'A');
+    addContext(decls, src, 'lean');
+    expect(decls.find((d) => d.name === 'a_one')!.context).toBe('Absolute values');
+    expect(decls.find((d) => d.name === 'a_two')!.context).toBe('Absolute values. Products');
+  });
+  it('gives Isabelle facts their section and the text block before them', () => {
+    const src = 'theory T imports Main begin\nsection ‹Fundamental theorem of algebra›\ntext ‹Every polynomial has a root.›\nlemma fta: "x = x" by simp\nend\n';
+    const { decls } = extractIsabelle(src, 'T.thy', 'T');
+    addContext(decls, src, 'isabelle');
+    expect(decls[0]!.context).toBe('Fundamental theorem of algebra. Every polynomial has a root.');
+  });
+});
+
+describe('text query understanding', () => {
+  it('detects the style', () => {
+    expect(styleOf('Nat.succ_le_iff')).toBe('name');
+    expect(styleOf('mul_comm')).toBe('name');
+    expect(styleOf('lattice')).toBe('english');
+    expect(styleOf('the sum of two even numbers is even')).toBe('english');
+    expect(styleOf('|a * b| = |a| * |b|')).toBe('formula');
+    expect(styleOf('for adjoint `f`, `f (⨆ i, x i) = ⨆ i, f (x i)`')).toBe('mixed');
+    expect(styleOf('a `TopologicalSpace` where arbitrary intersections of opens are open')).toBe('mixed');
+  });
+  it('reads what kind of declaration is asked for', () => {
+    expect(intentOf('the sum of two even numbers is even', 'english')).toBe('theorem');
+    expect(intentOf('Cauchy-Schwarz inequality', 'english')).toBe('theorem');
+    expect(intentOf('the definition of a lattice', 'english')).toBe('definition');
+    expect(intentOf('the cosine function', 'english')).toBe('definition');
+    expect(intentOf('lattice', 'english')).toBe('definition');
+    expect(intentOf('Hamming distance', 'english')).toBe('any');
+    expect(kindFits('theorem', 'def')).toBe(false);
+    expect(kindFits('theorem', 'lemma')).toBe(true);
+    expect(kindFits('any', 'def')).toBeUndefined();
+  });
+  it('reads formulas in words', () => {
+    const q = readTextQuery('`|a * b| = |a| * |b|`');
+    expect(q.english.has('absolut')).toBe(true);
+  });
+});
