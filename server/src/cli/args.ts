@@ -54,5 +54,10 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
     informal: informal ?? d.informal,
     kind: kind ?? d.kind,
   });
-  return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text), english: of(DEFAULT_WEIGHTS.english) };
+  return {
+    formal: of(DEFAULT_WEIGHTS.formal),
+    isabelle: of(DEFAULT_WEIGHTS.isabelle),
+    text: of(DEFAULT_WEIGHTS.text),
+    english: of(DEFAULT_WEIGHTS.english),
+  };
 }
