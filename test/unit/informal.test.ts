@@ -68,6 +68,8 @@ describe('prose context', () => {
     });
     it('reads a long {* *} text block from its end, antiquotations as their words', () => {
       expect(ctx('monic_roots')).toContain('A monic polynomial of degree n with all its roots listed');
+      // the next fact is far from the block's start: the block is not about it
+      expect(ctx('monic_roots_again')).toBe('Polynomials over the complex numbers. The fundamental theorem of algebra. Auxiliary lemmas');
     });
     it('reads nested cartouches, `text (in locale)` and `paragraph`', () => {
       expect(ctx('unity_mult')).toBe(

@@ -14,9 +14,10 @@ interface Heading {
   title?: string;
   section?: string;
   text?: string;
-  /** Isabelle: heading depth (chapter 0 … paragraph 4); last line of a `text` block. */
+  /** Isabelle: heading depth (chapter 0 … paragraph 4); a `text` block's last line and the line of the first fact after it. */
   level?: number;
   endLine?: number;
+  nextFact?: number;
 }
 
 const MAX_CONTEXT = 400;
@@ -126,8 +127,11 @@ function isabelleContext(d: ExtractedDecl, hs: Heading[]): string {
       path[h.level] = h.section!;
       prose = undefined; // a text block before a heading introduced the previous part
     } else if (h.text) {
-      // a `text` block speaks for the facts right after it
-      prose = d.range.start.line - (h.endLine ?? h.line) <= TEXT_REACH ? h.text : undefined;
+      // a `text` block speaks for the fact right after it however long it is, and
+      // for the facts that follow when they start near the block
+      const line = d.range.start.line;
+      const first = line === h.nextFact && line - h.endLine! <= TEXT_REACH;
+      prose = first || line - h.line <= TEXT_REACH ? h.text : undefined;
     }
   }
   return [...path.filter(Boolean), prose].filter(Boolean).join('. ');
@@ -149,6 +153,10 @@ export function addContext(decls: ExtractedDecl[], text: string, lang: 'lean' | 
   if (!decls.length) return;
   const hs = lang === 'lean' ? leanHeadings(text) : isabelleHeadings(text);
   if (!hs.length) return;
+  if (lang === 'isabelle') {
+    const starts = [...new Set(decls.map((d) => d.range.start.line))].sort((a, b) => a - b);
+    for (const h of hs) if (h.endLine !== undefined) h.nextFact = starts.find((l) => l > h.endLine!);
+  }
   for (const d of decls) {
     const ctx = (lang === 'lean' ? leanContext(d, hs) : isabelleContext(d, hs)).slice(0, MAX_CONTEXT);
     if (ctx) d.context = ctx;
