@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { englishTerms } from '../../indexes/src/informal/english.js';
 import { nameWords } from '../../indexes/src/informal/naming.js';
 import { renderStatement } from '../../indexes/src/informal/render.js';
-import { addContext } from '../../indexes/src/informal/context.js';
+import { readFileSync } from 'node:fs';
+import { addContext, isabelleProse } from '../../indexes/src/informal/context.js';
 import { extractLean } from '../../indexes/src/extract/lean.js';
 import { extractIsabelle } from '../../indexes/src/extract/isabelle.js';
 import { intentOf, kindFits, readTextQuery, styleOf } from '../../server/src/engine/text-query.js';
@@ -59,6 +60,33 @@ describe('prose context', () => {
     const { decls } = extractIsabelle(src, 'T.thy', 'T');
     addContext(decls, src, 'isabelle');
     expect(decls[0]!.context).toBe('Fundamental theorem of algebra. Every polynomial has a root.');
+  });
+  describe('Isabelle theory prose (test/fixtures/isabelle/Prose.thy)', () => {
+    const src = readFileSync(new URL('../fixtures/isabelle/Prose.thy', import.meta.url), 'utf8');
+    const { decls } = extractIsabelle(src, 'Prose.thy', 'Prose');
+    addContext(decls, src, 'isabelle');
+    const ctx = (n: string) => decls.find((d) => d.name === `Prose.${n}`)?.context;
+    it('keeps the enclosing section under a subsection, and drops a text block that a heading follows', () => {
+      expect(ctx('aux_degree')).toBe('Polynomials over the complex numbers. The fundamental theorem of algebra. Auxiliary lemmas');
+    });
+    it('reads a long {* *} text block from its end, antiquotations as their words', () => {
+      expect(ctx('monic_roots')).toContain('A monic polynomial of degree n with all its roots listed');
+      // the next fact is far from the block's start: the block is not about it
+      expect(ctx('monic_roots_again')).toBe('Polynomials over the complex numbers. The fundamental theorem of algebra. Auxiliary lemmas');
+    });
+    it('reads nested cartouches, `text (in locale)` and `paragraph`', () => {
+      expect(ctx('unity_mult')).toBe(
+        'Polynomials over the complex numbers. The fundamental theorem of algebra. Auxiliary lemmas. Nested remarks. Roots of unity are closed under products.',
+      );
+    });
+    it('clears the subsections under a new section', () => {
+      expect(ctx('zero_poly')).toBe('Polynomials over the complex numbers. Zeros');
+    });
+  });
+  it('renders antiquotations and symbols of document text as words', () => {
+    expect(isabelleProse('Every polynomial @{term ‹p :: complex poly›} has a root in ‹ℂ› (@{thm fta}).')).toBe(
+      'Every polynomial p :: complex poly has a root in ℂ (fta).',
+    );
   });
 });
 

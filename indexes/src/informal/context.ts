@@ -6,6 +6,7 @@
  * record's `context` and read by the informal side of the index.
  */
 import type { ExtractedDecl } from '../extract/record.js';
+import { isabelleToUnicode } from '../extract/symbols.js';
 
 /** A heading and the line it applies from. */
 interface Heading {
@@ -13,9 +14,15 @@ interface Heading {
   title?: string;
   section?: string;
   text?: string;
+  /** Isabelle: heading depth (chapter 0 … paragraph 4); a `text` block's last line and the line of the first fact after it. */
+  level?: number;
+  endLine?: number;
+  nextFact?: number;
 }
 
 const MAX_CONTEXT = 400;
+/** Lines after its end that a `text` block still speaks for. */
+const TEXT_REACH = 12;
 
 function lineStarts(text: string): number[] {
   const starts = [0];
@@ -51,19 +58,94 @@ function leanHeadings(text: string): Heading[] {
   return out;
 }
 
-function isabelleHeadings(text: string): Heading[] {
+/** Isabelle heading commands by depth; a heading clears the deeper ones. */
+const ISA_LEVEL: Record<string, number> = { chapter: 0, section: 1, subsection: 2, subsubsection: 3, paragraph: 4 };
+const ISA_CMD = /^[ \t]*(chapter|section|subsection|subsubsection|paragraph|text)(?![\w'])[ \t]*(?:\(\s*in\s+[^)]*\)\s*)?/gm;
+
+/** End (exclusive) of the document text opening at `p` (`‹…›` nested, `{*…*}`, `"…"`), or -1. */
+function bodyEnd(text: string, p: number): number {
+  if (text[p] === '‹') {
+    let depth = 0;
+    for (let i = p; i < text.length; i++) {
+      const c = text[i];
+      if (c === '‹') depth++;
+      else if (c === '›' && --depth === 0) return i + 1;
+    }
+    return -1;
+  }
+  if (text.startsWith('{*', p)) {
+    const e = text.indexOf('*}', p + 2);
+    return e < 0 ? -1 : e + 2;
+  }
+  if (text[p] === '"') {
+    for (let i = p + 1; i < text.length; i++) {
+      if (text[i] === '\\') i++;
+      else if (text[i] === '"') return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Document text as plain words: antiquotations `@{term "x"}` → `x`, cartouches and control symbols dropped. */
+export function isabelleProse(body: string): string {
+  let s = body;
+  for (let k = 0; k < 3 && s.includes('@{'); k++) {
+    s = s.replace(/@\{[\w.]+\s*(?:\[[^\]]*\]\s*)?([^{}]*)\}/g, (_m, arg: string) => arg.replace(/^\s*(?:"|‹)?|(?:"|›)?\s*$/g, ''));
+  }
+  return clean(s.replace(/\\<\^[A-Za-z]+>|[‹›"]/g, ' ').replace(/\\<([A-Za-z]+)>/g, ' $1 '));
+}
+
+function isabelleHeadings(raw: string): Heading[] {
+  // symbols to Unicode first (line breaks kept): `\<open>…\<close>` become `‹…›`
+  const text = isabelleToUnicode(raw);
   const starts = lineStarts(text);
   const out: Heading[] = [];
-  const re = /^\s*(chapter|section|subsection|subsubsection|text)\s*(?:‹([\s\S]*?)›|\\<open>([\s\S]*?)\\<close>|"([^"]*)"|\{\*([\s\S]*?)\*\})/gm;
-  for (const m of text.matchAll(re)) {
-    const body = clean(m[2] ?? m[3] ?? m[4] ?? m[5] ?? '');
+  let after = 0;
+  for (const m of text.matchAll(ISA_CMD)) {
+    if (m.index! < after) continue; // a line inside the previous block's text
+    const open = m.index! + m[0].length;
+    const end = bodyEnd(text, open);
+    if (end < 0) continue;
+    after = end;
+    const body = isabelleProse(text.slice(text[open] === '{' ? open + 2 : open + 1, end - (text[end - 1] === '}' ? 2 : 1)));
     if (!body) continue;
     const line = lineOf(starts, m.index!);
-    if (m[1] === 'chapter') out.push({ line, title: body });
-    else if (m[1] === 'text') out.push({ line, text: body });
-    else out.push({ line, section: body });
+    const endLine = lineOf(starts, end - 1);
+    if (m[1] === 'text') out.push({ line, endLine, text: body });
+    else out.push({ line, level: ISA_LEVEL[m[1]!]!, section: body });
   }
   return out;
+}
+
+function isabelleContext(d: ExtractedDecl, hs: Heading[]): string {
+  const path: string[] = [];
+  let prose: string | undefined;
+  for (const h of hs) {
+    if (h.line > d.range.start.line) break;
+    if (h.level !== undefined) {
+      path.length = h.level;
+      path[h.level] = h.section!;
+      prose = undefined; // a text block before a heading introduced the previous part
+    } else if (h.text) {
+      // a `text` block speaks for the fact right after it however long it is, and
+      // for the facts that follow when they start near the block
+      const line = d.range.start.line;
+      const first = line === h.nextFact && line - h.endLine! <= TEXT_REACH;
+      prose = first || line - h.line <= TEXT_REACH ? h.text : undefined;
+    }
+  }
+  return [...path.filter(Boolean), prose].filter(Boolean).join('. ');
+}
+
+function leanContext(d: ExtractedDecl, hs: Heading[]): string {
+  let title: string | undefined;
+  let section: string | undefined;
+  for (const h of hs) {
+    if (h.line > d.range.start.line) break;
+    if (h.title) title = h.title;
+    if (h.section) section = h.section;
+  }
+  return [title, section].filter(Boolean).join('. ');
 }
 
 /** Sets `context` on each declaration from the headings above it. */
@@ -71,18 +153,12 @@ export function addContext(decls: ExtractedDecl[], text: string, lang: 'lean' | 
   if (!decls.length) return;
   const hs = lang === 'lean' ? leanHeadings(text) : isabelleHeadings(text);
   if (!hs.length) return;
+  if (lang === 'isabelle') {
+    const starts = [...new Set(decls.map((d) => d.range.start.line))].sort((a, b) => a - b);
+    for (const h of hs) if (h.endLine !== undefined) h.nextFact = starts.find((l) => l > h.endLine!);
+  }
   for (const d of decls) {
-    let title: string | undefined;
-    let section: string | undefined;
-    let prose: string | undefined;
-    for (const h of hs) {
-      if (h.line > d.range.start.line) break;
-      if (h.title) title = h.title;
-      if (h.section) section = h.section;
-      // a `text` block speaks for the facts right after it
-      prose = h.text && d.range.start.line - h.line <= 12 ? h.text : h.text ? undefined : prose;
-    }
-    const ctx = [title, section, prose].filter(Boolean).join('. ').slice(0, MAX_CONTEXT);
+    const ctx = (lang === 'lean' ? leanContext(d, hs) : isabelleContext(d, hs)).slice(0, MAX_CONTEXT);
     if (ctx) d.context = ctx;
   }
 }

@@ -56,7 +56,12 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
     kind: kind ?? d.kind,
     name: name ?? d.name,
   });
-  return { formal: of(DEFAULT_WEIGHTS.formal), text: of(DEFAULT_WEIGHTS.text), english: of(DEFAULT_WEIGHTS.english) };
+  return {
+    formal: of(DEFAULT_WEIGHTS.formal),
+    isabelle: of(DEFAULT_WEIGHTS.isabelle),
+    text: of(DEFAULT_WEIGHTS.text),
+    english: of(DEFAULT_WEIGHTS.english),
+  };
 }
 
 /** The source paths of `index` and `extract`: at least one, each existing. */

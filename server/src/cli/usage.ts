@@ -25,8 +25,9 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
   --encoder DIR        the query encoder (default: the one the index was built with)
   --weights d,s,p[,g[,l[,i[,k[,n]]]]]
                        fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name]]]]]
-                       for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0 formal;
-                       0.1,0.9,0.4,0,0,0.6,0,0 text with formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4 prose)`;
+                       for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0 Lean;
+                       0,0.9,0.2,0.8,1,0,0,0 Isabelle goals; 0.1,0.9,0.4,0,0,0.6,0,0 text with
+                       formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4 prose)`;
 
 const LLM = `  --llm URL            an OpenAI-compatible chat endpoint for LLM help (off by default;
                        the key, if any, from PREMISE_LSP_LLM_KEY)

@@ -15,7 +15,7 @@ import { denseArgsText, denseGoalText } from '../../../indexes/src/premise-text.
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
-import { DEFAULT_WEIGHTS, fuse, type StyleWeights } from './fusion.js';
+import { DEFAULT_WEIGHTS, fuse, weightsFor, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
@@ -482,7 +482,7 @@ export class Engine implements PremiseSearch {
       if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
     }
     const list = [...cands.values()];
-    const w = (this.opts.weights ?? DEFAULT_WEIGHTS)[q.style !== 'text' ? 'formal' : tq?.style === 'english' ? 'english' : 'text'];
+    const w = weightsFor(this.opts.weights ?? DEFAULT_WEIGHTS, q.style, tq?.style);
     const fused = fuse(
       list.map((c) => ({
         dense: c.parts.dense,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WEIGHTS, weightsFor } from '../../server/src/engine/fusion.js';
+import { weightsOption } from '../../server/src/cli/args.js';
+import { parseQuery } from '../../server/src/engine/query.js';
+
+describe('fusion weights per kind of query', () => {
+  it('gives an Isabelle goal its own weights: no dense (Mathlib-trained encoder), more locality', () => {
+    const q = parseQuery('goal (1 subgoal):\n 1. ⟦x ∈ A; A ⊆ B⟧ ⟹ x ∈ B');
+    expect(q.style).toBe('isabelle-state');
+    const w = weightsFor(DEFAULT_WEIGHTS, q.style);
+    expect(w).toBe(DEFAULT_WEIGHTS.isabelle);
+    expect(w.dense).toBe(0);
+    expect(w.local).toBeGreaterThan(DEFAULT_WEIGHTS.formal.local);
+  });
+  it('keeps the Lean weights for Lean states and the text weights for text', () => {
+    expect(weightsFor(DEFAULT_WEIGHTS, parseQuery('x : ℕ\n⊢ x + 0 = x').style)).toBe(DEFAULT_WEIGHTS.formal);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'english')).toBe(DEFAULT_WEIGHTS.english);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'formula')).toBe(DEFAULT_WEIGHTS.text);
+  });
+  it('--weights sets the Isabelle weights too', () => {
+    const w = weightsOption('0.5,0.5,0.1,0.2,0.4')!;
+    expect(w.isabelle).toMatchObject({ dense: 0.5, sparse: 0.5, prior: 0.1, graph: 0.2, local: 0.4 });
+  });
+});
