@@ -8,23 +8,14 @@ import { lexIsabelle } from './isabelle-lexer.js';
 import { splitCommands } from './isabelle-commands.js';
 import { parseCommand, type Draft } from './isabelle-specs.js';
 import { isabelleToUnicode } from './symbols.js';
+import { lineStarts, offsetToPos } from './positions.js';
 
 const MAX_WARNINGS = 50;
 
 /** Offset → 0-based line/character (UTF-16 units, as LSP). */
 function positioner(src: string): (offset: number) => Pos {
-  const starts = [0];
-  for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) === 10) starts.push(i + 1);
-  return (offset: number) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: offset - starts[lo]! };
-  };
+  const starts = lineStarts(src);
+  return (offset: number) => offsetToPos(starts, offset);
 }
 
 function basename(file: string): string {

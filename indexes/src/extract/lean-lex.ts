@@ -356,16 +356,7 @@ export function lex(text: string, file = ''): LexResult {
 }
 
 /** Convert an offset to a 0-based line/character position. */
-export function offsetToPos(lineStarts: number[], off: number): { line: number; character: number } {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= off) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: off - lineStarts[lo] };
-}
+export { offsetToPos } from './positions.js';
 
 /** Join tokens [a, b) into text, one space where the source had whitespace/comments. */
 export function joinToks(toks: Tok[], a: number, b: number): string {

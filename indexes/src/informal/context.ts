@@ -6,6 +6,7 @@
  * record's `context` and read by the informal side of the index.
  */
 import type { ExtractedDecl } from '../extract/record.js';
+import { lineStarts, offsetToPos } from '../extract/positions.js';
 import { isabelleToUnicode } from '../extract/symbols.js';
 
 /** A heading and the line it applies from. */
@@ -24,23 +25,6 @@ const MAX_CONTEXT = 400;
 /** Lines after its end that a `text` block still speaks for. */
 const TEXT_REACH = 12;
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-function lineOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 const clean = (s: string) => s.replace(/[`*_#]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 160);
 
 function leanHeadings(text: string): Heading[] {
@@ -48,7 +32,7 @@ function leanHeadings(text: string): Heading[] {
   const out: Heading[] = [];
   for (const m of text.matchAll(/\/-!([\s\S]*?)(?:-\/|$)/g)) {
     const body = m[1]!;
-    const line = lineOf(starts, m.index!);
+    const line = offsetToPos(starts, m.index!).line;
     const h1 = /^\s*#\s+(.+)$/m.exec(body);
     const h2 = [...body.matchAll(/^\s*##+\s+(.+)$/gm)].pop();
     // a module doc without a `#` title: its first sentence stands for one
@@ -109,8 +93,8 @@ function isabelleHeadings(raw: string): Heading[] {
     after = end;
     const body = isabelleProse(text.slice(text[open] === '{' ? open + 2 : open + 1, end - (text[end - 1] === '}' ? 2 : 1)));
     if (!body) continue;
-    const line = lineOf(starts, m.index!);
-    const endLine = lineOf(starts, end - 1);
+    const line = offsetToPos(starts, m.index!).line;
+    const endLine = offsetToPos(starts, end - 1).line;
     if (m[1] === 'text') out.push({ line, endLine, text: body });
     else out.push({ line, level: ISA_LEVEL[m[1]!]!, section: body });
   }
