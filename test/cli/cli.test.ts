@@ -57,6 +57,15 @@ describe('premise-lsp index/query (sparse)', () => {
     expect(JSON.parse(en.out)[0].name).toBe('Sample.Order.abs_add_le');
   });
 
+  it('reads English through the informal side: the name in words, stemmed', () => {
+    // no docstring says it: `le_antisymm'` read through the naming convention does
+    const q = 'antisymmetry of less than or equal';
+    const hybrid = run(['query', '--index', index, '--mode', 'hybrid', '--k', '1', '--json', q]);
+    expect(JSON.parse(hybrid.out)[0]).toMatchObject({ name: "Nat.le_antisymm'", parts: { informal: expect.any(Number), name: expect.any(Number) } });
+    const formalOnly = run(['query', '--index', index, '--mode', 'bm25', '--k', '5', '--json', q]);
+    expect(JSON.parse(formalOnly.out).map((h: { name: string }) => h.name)).not.toContain("Nat.le_antisymm'");
+  });
+
   it('evaluates a LeanDojo-style file', () => {
     const data = join(tmp, 'steps.jsonl');
     writeFileSync(

@@ -7,6 +7,10 @@ import { addContext, isabelleProse } from '../../indexes/src/informal/context.js
 import { extractLean } from '../../indexes/src/extract/lean.js';
 import { extractIsabelle } from '../../indexes/src/extract/isabelle.js';
 import { intentOf, kindFits, readTextQuery, styleOf } from '../../server/src/engine/text-query.js';
+import { Engine } from '../../server/src/engine/engine.js';
+import { Segment } from '../../server/src/engine/segment.js';
+import { toInfos } from '../../indexes/src/graph.js';
+import { rec } from './engine-helpers.js';
 
 describe('English terms', () => {
   it('drops stop words, keeps logical words, lemmatizes and stems', () => {
@@ -114,5 +118,36 @@ describe('text query understanding', () => {
   it('reads formulas in words', () => {
     const q = readTextQuery('`|a * b| = |a| * |b|`');
     expect(q.english.has('absolut')).toBe(true);
+  });
+});
+
+describe('English queries through the engine', () => {
+  // the issue's typical misses, in miniature: definitions outranked the theorem a sentence asks for
+  const def = (name: string, goal: string, doc: string) => ({ ...rec(name, ['(x : ℝ)'], goal, [], doc), kind: 'def' as const, statement: `def ${name} (x : ℝ) : ${goal}` });
+  const records = [
+    def('Real.cos', 'ℝ', 'The real cosine function, defined as the real part of the complex cosine.'),
+    def('Real.sqrt', 'ℝ', 'The square root of a real number. This returns 0 for negative inputs.'),
+    def('AbsoluteValue', 'Type', 'Absolute value is a multiplicative, subadditive, positive definite function.'),
+    rec('Real.cos_neg', ['(x : ℝ)'], 'cos (-x) = cos x'),
+    rec('Real.sqrt_mul', ['{x : ℝ}', '(hx : 0 ≤ x)', '(y : ℝ)'], '√(x * y) = √x * √y'),
+    rec('abs_mul', ['(a b : α)'], '|a * b| = |a| * |b|'),
+    rec('Real.cos_add', ['(x y : ℝ)'], 'cos (x + y) = cos x * cos y - sin x * sin y'),
+  ];
+  const engine = new Engine([Segment.fromInfos(toInfos(records))]);
+  const first = async (q: string, informal?: boolean) => (await engine.search(q, { mode: 'hybrid', k: 3, informal }))[0]?.name;
+
+  it('finds the theorem a sentence asks for, which the formal side alone misses', async () => {
+    for (const [q, want] of [
+      ['cosine is an even function', 'Real.cos_neg'],
+      ['square root of a product is the product of square roots', 'Real.sqrt_mul'],
+      ['absolute value of a product is the product of absolute values', 'abs_mul'],
+    ] as const) {
+      expect(await first(q)).toBe(want);
+      expect(await first(q, false)).not.toBe(want);
+    }
+  });
+
+  it('finds a declaration by its name', async () => {
+    expect(await first('Real.sqrt_mul')).toBe('Real.sqrt_mul');
   });
 });

@@ -165,6 +165,7 @@ export const NAME_WORDS: Readonly<Record<string, string>> = {
   length: 'length',
   append: 'append concatenation',
   reverse: 'reverse',
+  rev: 'reverse',
   nil: 'empty list',
   cons: 'cons prepend',
   head: 'head first',
@@ -245,6 +246,7 @@ export const NAME_WORDS: Readonly<Record<string, string>> = {
 
 /** English words for one name part, or the part itself when it is a word. */
 export function partWords(part: string): string {
+  part = part.replace(/['!?]+$/, ''); // `le_antisymm'`, `get!`
   // own keys only: `constructor`, `toString`… are name parts too
   const w = Object.hasOwn(NAME_WORDS, part) ? NAME_WORDS[part] : undefined;
   if (w) return w;
