@@ -3,9 +3,9 @@
  * declaration drafts — name, kind, premises, conclusion, token ranges, refs.
  * Text is normalised to Unicode here; records are assembled in isabelle.ts.
  */
-import type { DeclKind } from './record.js';
-import { isText, lexIsabelle, tokenBody, type Token } from './isabelle-lexer.js';
-import type { Command } from './isabelle-commands.js';
+import type { DeclKind } from '../record.js';
+import { isText, lexIsabelle, tokenBody, type Token } from './lexer.js';
+import type { Command } from './commands.js';
 import {
   CONTEXT_ELEMENTS,
   DATATYPE_COMMANDS,
@@ -15,10 +15,10 @@ import {
   PROOF_KEYWORDS,
   PROOF_START,
   THEOREM_COMMANDS,
-} from './isabelle-keywords.js';
-import { collapse, normaliseProp, splitPremises } from './isabelle-props.js';
-import { collectLocals, factListRefs, matchClose, newLocals, proofRefs, RefSink } from './isabelle-refs.js';
-import { isabelleToUnicode } from './symbols.js';
+} from './keywords.js';
+import { collapse, normaliseProp, splitPremises } from './props.js';
+import { collectLocals, factListRefs, matchClose, newLocals, proofRefs, RefSink } from './refs.js';
+import { isabelleToUnicode } from '../symbols.js';
 
 export interface Draft {
   short: string;

@@ -6,8 +6,8 @@
  * Works on tokens from `lean-lex.ts`; commands are split at column-0 command
  * keywords. Never throws: problems become warnings.
  */
-import type { DeclKind, ExtractedDecl, FileExtraction, Range } from './record.js';
-import { T, lex, matchClose, offsetToPos, plainTok, type Tok } from './lean-lex.js';
+import type { DeclKind, ExtractedDecl, FileExtraction, Range } from '../record.js';
+import { T, lex, matchClose, offsetToPos, plainTok, type Tok } from './lex.js';
 import {
   addVariables,
   effectiveVars,
@@ -18,11 +18,11 @@ import {
   selectVariables,
   syntheticBinder,
   type Binder,
-} from './lean-binders.js';
-import { instanceName, joinMapped, translateComponent, translateName, translateNamespace, translateTok } from './lean-names.js';
-import { boundInBody, extractRefs } from './lean-refs.js';
-import { MODIFIERS, parseCtors, parseFields, untilDeriving, type Member } from './lean-struct.js';
-import { isSimps, isToAdditive, parseAttrList, parseSimps, parseToAdditive, type AttrEntry } from './lean-attrs.js';
+} from './binders.js';
+import { instanceName, joinMapped, translateComponent, translateName, translateNamespace, translateTok } from './names.js';
+import { boundInBody, extractRefs } from './refs.js';
+import { MODIFIERS, parseCtors, parseFields, untilDeriving, type Member } from './struct.js';
+import { isSimps, isToAdditive, parseAttrList, parseSimps, parseToAdditive, type AttrEntry } from './attrs.js';
 
 const DECL_KW: Record<string, DeclKind> = {
   theorem: 'theorem',
