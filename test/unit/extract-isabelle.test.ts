@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { extractIsabelle } from '../../indexes/src/extract/isabelle.js';
+import { extractIsabelle } from '../../indexes/src/extract/isabelle/extractor.js';
 import type { ExtractedDecl, FileExtraction } from '../../indexes/src/extract/record.js';
 import { isabelleToUnicode } from '../../indexes/src/extract/symbols.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { extractLean } from '../../indexes/src/extract/lean.js';
-import { translateName } from '../../indexes/src/extract/lean-names.js';
+import { extractLean } from '../../indexes/src/extract/lean/extractor.js';
+import { translateName } from '../../indexes/src/extract/lean/names.js';
 import type { ExtractedDecl, FileExtraction } from '../../indexes/src/extract/record.js';
 
 const fixture = (name: string): string =>

@@ -9,7 +9,7 @@
  *   around it, indexes and models nothing of server/, models nothing of indexes;
  * - vscode-languageserver* only in server/src/lsp;
  * - child_process only in server/src/upstream (provers), the indexer launcher
- *   (server/src/lsp/auto-index.ts) and the benchmark;
+ *   (server/src/indexing/auto-index.ts) and the benchmark;
  * - the engine never writes to stdout (the LSP channel);
  * - ARCHITECTURE.md's code map names every source folder.
  * The rules are pure functions of the graph, so each is also shown to fire on a
@@ -95,7 +95,7 @@ function circles(g: Graph): string[][] {
 const ENGINE = 'server/src/engine/';
 const ENGINE_SURFACE = new Set([`${ENGINE}types.ts`, `${ENGINE}open.ts`]);
 const isEngine = (f: string) => f.startsWith(ENGINE) || f.startsWith('indexes/') || f.startsWith('models/');
-const SPAWN_ALLOWED = ['server/src/upstream/', 'server/src/lsp/auto-index.ts', 'server/src/bench/'];
+const SPAWN_ALLOWED = ['server/src/upstream/', 'server/src/indexing/auto-index.ts', 'server/src/bench/'];
 const STDOUT_CONSOLE = new Set(['log', 'info', 'debug', 'dir', 'table']);
 
 /** Uses of `process.stdout` and of the console methods that print to stdout (the LSP channel of `serve`), in code, not comments. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binderToHyp } from '../../indexes/src/extract/lean-signature.js';
+import { binderToHyp } from '../../indexes/src/extract/lean/signature.js';
 import { denseQueryText, parseQuery, splitIsabelleProp } from '../../server/src/engine/query.js';
 import { MAX_QUERY_CHARS } from '../../server/src/engine/types.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { extractLean } from '../../indexes/src/extract/lean.js';
+import { extractLean } from '../../indexes/src/extract/lean/extractor.js';
 import { resolveRefs } from '../../indexes/src/extract/resolve.js';
 import type { ExtractedDecl } from '../../indexes/src/extract/record.js';
 
@@ -148,7 +148,7 @@ describe('resolveRefs', () => {
 
 describe('Isabelle definitions', () => {
   it('resolves `foo_def` to the definition `foo`', async () => {
-    const { extractIsabelle } = await import('../../indexes/src/extract/isabelle.js');
+    const { extractIsabelle } = await import('../../indexes/src/extract/isabelle/extractor.js');
     const text = 'theory T imports Main begin\ndefinition double :: "nat ⇒ nat" where "double n = n + n"\nlemma double_twice: "double n = 2 * n"\n  by (simp add: double_def)\nend\n';
     const out = resolveRefs(extractIsabelle(text, 'T.thy', 'T').decls);
     expect(out.find((r) => r.name === 'T.double_twice')!.refs).toEqual(['T.double']);

@@ -8,8 +8,8 @@
  * counted warning (the "never throws" tests of extract-lean and extract-isabelle).
  */
 import { addContext } from '../informal/context.js';
-import { extractIsabelle } from './isabelle.js';
-import { extractLean } from './lean.js';
+import { extractIsabelle } from './isabelle/extractor.js';
+import { extractLean } from './lean/extractor.js';
 import type { FileExtraction, PremiseRecord } from './record.js';
 import { resolveRefs } from './resolve.js';
 import type { SourceFile } from './walk.js';

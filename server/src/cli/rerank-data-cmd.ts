@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { FEATURE_NAMES, featureRows, openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { binderToHyp } from '../../../indexes/src/extract/lean-signature.js';
+import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import { packageRoot } from '../paths.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 

@@ -5,7 +5,7 @@
  * goal from the hypotheses matters for ranking: the goal is the strongest signal.
  */
 import { isabelleToUnicode } from '../../../indexes/src/extract/symbols.js';
-import { binderToHyp, declState, signatureDecl } from '../../../indexes/src/extract/lean-signature.js';
+import { binderToHyp, declState, signatureDecl } from '../../../indexes/src/extract/lean/signature.js';
 import { latexToUnicode, looksLikeLatex } from './latex.js';
 import { MAX_QUERY_CHARS, type ParsedQuery } from './types.js';
 

@@ -7,7 +7,7 @@
  * bracketed group of the goal, the same variable the same text each time.
  */
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
-import { binderToHyp } from '../../../indexes/src/extract/lean-signature.js';
+import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 
 /** What a slot asks of a premise. */
 export type SlotKind = 'rw' | 'simp' | 'exact' | 'apply' | 'rule' | 'using';

@@ -8,7 +8,7 @@
  * number of premises it occurs in. Built once per segment from the metadata, on
  * the first baseline search, as flat arrays (premise → symbols, symbol → premises).
  */
-import { binderToHyp } from '../../../indexes/src/extract/lean-signature.js';
+import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 
 interface SymbolSource {
   readonly size: number;

@@ -4,8 +4,8 @@
  * lists equivalent alternatives; elsewhere each group has one name).
  */
 import { readFileSync } from 'node:fs';
-import { extractLean } from '../../../indexes/src/extract/lean.js';
-import { declState } from '../../../indexes/src/extract/lean-signature.js';
+import { extractLean } from '../../../indexes/src/extract/lean/extractor.js';
+import { declState } from '../../../indexes/src/extract/lean/signature.js';
 
 export const DATASETS = ['mathlibqr', 'mathlibmpr', 'leandojo'] as const;
 export type DatasetName = (typeof DATASETS)[number];

@@ -4,7 +4,7 @@
  * turned into premise records with the Lean extractor so that they are embedded
  * like indexed ones (hypotheses Γp and conclusion Gp apart).
  */
-import { signatureDecl } from '../../../indexes/src/extract/lean-signature.js';
+import { signatureDecl } from '../../../indexes/src/extract/lean/signature.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { withNotation } from '../engine/open.js';
 

@@ -6,7 +6,7 @@
 import { basename, resolve } from 'node:path';
 import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
-import { autoIndexDirs, type AutoIndexOptions } from './auto-index.js';
+import { autoIndexDirs, type AutoIndexOptions } from '../indexing/auto-index.js';
 import { parseServeArgs, type ServeArgs } from './args.js';
 import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from '../engine/open.js';

@@ -4,7 +4,7 @@
  * brackets, `:`/`:=`/`|`, docstrings, strings) and skips comments. It never
  * throws and never backtracks; malformed input produces warnings.
  */
-import { matchGroup } from './brackets.js';
+import { matchGroup } from '../brackets.js';
 
 export const enum T {
   Id = 1,
@@ -356,7 +356,7 @@ export function lex(text: string, file = ''): LexResult {
 }
 
 /** Convert an offset to a 0-based line/character position. */
-export { offsetToPos } from './positions.js';
+export { offsetToPos } from '../positions.js';
 
 /** Join tokens [a, b) into text, one space where the source had whitespace/comments. */
 export function joinToks(toks: Tok[], a: number, b: number): string {

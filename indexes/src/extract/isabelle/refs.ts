@@ -4,9 +4,9 @@
  * arguments of attributes (`[OF a]`, `[THEN b]`). Local names (`have h:`, `case`,
  * `assumes h:`, …) are collected separately so callers can drop them.
  */
-import { matchGroup } from './brackets.js';
-import type { Token } from './isabelle-lexer.js';
-import { DIAGNOSTIC_COMMANDS, PROOF_KEYWORDS, THEORY_COMMANDS } from './isabelle-keywords.js';
+import { matchGroup } from '../brackets.js';
+import type { Token } from './lexer.js';
+import { DIAGNOSTIC_COMMANDS, PROOF_KEYWORDS, THEORY_COMMANDS } from './keywords.js';
 
 const MAX_GROUP = 5000;
 const MAX_DEPTH = 20;

@@ -3,7 +3,7 @@
  * projections and (cheaply detected) bound variables. The resolver later keeps only
  * names that exist.
  */
-import { T, type Tok } from './lean-lex.js';
+import { T, type Tok } from './lex.js';
 
 /** Keywords and tactic names that are never premise references. */
 export const NOT_REFS = new Set(

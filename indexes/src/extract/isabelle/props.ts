@@ -2,7 +2,7 @@
  * Inner-syntax text helpers: normalise a proposition to Unicode and split
  * `⟦A; B⟧ ⟹ C` / `A ⟹ B ⟹ C` into premises and conclusion.
  */
-import { isabelleToUnicode } from './symbols.js';
+import { isabelleToUnicode } from '../symbols.js';
 
 /** Unicode symbols, ASCII meta-logic (`==>`, `[| |]`, `!!`) as ⟹ ⟦ ⟧ ⋀, whitespace collapsed. */
 export function normaliseProp(text: string): string {

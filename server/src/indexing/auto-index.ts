@@ -33,8 +33,8 @@ import {
 } from '../../../indexes/src/packages.js';
 import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
-import type { Logger } from './log.js';
-import type { ProgressReporter } from './progress.js';
+import type { Logger } from '../lsp/log.js';
+import type { ProgressReporter } from '../lsp/progress.js';
 
 export interface AutoIndexOptions {
   /** The Lake project root. */

@@ -7,7 +7,7 @@
  * so that one typo does not swallow the rest of the theory; other unterminated
  * constructs run to end of input. Both are reported as warnings.
  */
-import { DOC_COMMANDS, THEORY_COMMANDS } from './isabelle-keywords.js';
+import { DOC_COMMANDS, THEORY_COMMANDS } from './keywords.js';
 
 export type TokKind =
   | 'ident' // names, long names `A.b`, keywords

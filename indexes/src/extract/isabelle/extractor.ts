@@ -3,12 +3,12 @@
  * premise records. Names are `Theory.fact`; all text is in Unicode form.
  * Never throws: problems become warnings.
  */
-import type { ExtractedDecl, FileExtraction, Pos } from './record.js';
-import { lexIsabelle } from './isabelle-lexer.js';
-import { splitCommands } from './isabelle-commands.js';
-import { parseCommand, type Draft } from './isabelle-specs.js';
-import { isabelleToUnicode } from './symbols.js';
-import { lineStarts, offsetToPos } from './positions.js';
+import type { ExtractedDecl, FileExtraction, Pos } from '../record.js';
+import { lexIsabelle } from './lexer.js';
+import { splitCommands } from './commands.js';
+import { parseCommand, type Draft } from './specs.js';
+import { isabelleToUnicode } from '../symbols.js';
+import { lineStarts, offsetToPos } from '../positions.js';
 
 const MAX_WARNINGS = 50;
 

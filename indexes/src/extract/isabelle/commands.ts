@@ -4,14 +4,14 @@
  * Document commands (`text ‹…›`, `section ‹…›` …) are dropped with their argument
  * without ending the command around them. Also reads the theory header.
  */
-import { isText, tokenBody, type Token } from './isabelle-lexer.js';
+import { isText, tokenBody, type Token } from './lexer.js';
 import {
   CONTEXT_OPENERS,
   DOC_COMMANDS,
   LOOSE_COMMANDS,
   PROOF_KEYWORDS,
   THEORY_COMMANDS,
-} from './isabelle-keywords.js';
+} from './keywords.js';
 
 export interface Command {
   kw: string;

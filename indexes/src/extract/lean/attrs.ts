@@ -1,7 +1,7 @@
 /**
  * Attribute lists (`@[simp, to_additive (attr := simp) foo "doc", simps apply]`).
  */
-import { T, matchClose, type Tok } from './lean-lex.js';
+import { T, matchClose, type Tok } from './lex.js';
 
 export interface AttrEntry {
   name: string;

@@ -4,8 +4,8 @@
  * extractor, and the hypothesis lines Lean would show for its binders. The one
  * home of the "signature + `:= sorry`" trick.
  */
-import { extractLean } from './lean.js';
-import type { ExtractedDecl } from './record.js';
+import { extractLean } from './extractor.js';
+import type { ExtractedDecl } from '../record.js';
 
 /** The declaration a signature without a body declares: it is given one (`:= sorry`) so that the extractor sees a whole declaration. */
 export function signatureDecl(signature: string, file: string, module: string): ExtractedDecl | undefined {

@@ -3,7 +3,7 @@
  * (a best-effort port of Mathlib's `ToAdditive.guessName` dictionary) and
  * auto-generated instance names.
  */
-import { T, type Tok } from './lean-lex.js';
+import { T, type Tok } from './lex.js';
 
 /** Lower-case words (as they appear in snake/camel names). */
 const LOWER: Record<string, string> = {

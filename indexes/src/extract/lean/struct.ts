@@ -1,8 +1,8 @@
 /**
  * Structure fields and inductive constructors for the Lean extractor.
  */
-import { T, matchClose, type Tok } from './lean-lex.js';
-import { isBinderOpen, parseGroup, readBinders, type Binder } from './lean-binders.js';
+import { T, matchClose, type Tok } from './lex.js';
+import { isBinderOpen, parseGroup, readBinders, type Binder } from './binders.js';
 
 export const MODIFIERS = new Set([
   'private', 'protected', 'noncomputable', 'nonrec', 'partial', 'unsafe', 'scoped', 'local', 'public', 'meta',

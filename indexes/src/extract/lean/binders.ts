@@ -2,8 +2,8 @@
  * Binder groups (`(a b : α)`, `{x}`, `[Group G]`, `⦃x⦄`, bare `x`) for the Lean
  * extractor, plus `variable` inclusion (which section variables a declaration uses).
  */
-import { T, joinToks, matchClose, type Tok } from './lean-lex.js';
-import { joinMapped, translateName, translateTok } from './lean-names.js';
+import { T, joinToks, matchClose, type Tok } from './lex.js';
+import { joinMapped, translateName, translateTok } from './names.js';
 
 export interface Binder {
   open: string;
