@@ -79,14 +79,18 @@ export interface Expected {
 const DTYPES = new Set<Dtype>(['u8', 'i8', 'u32', 'f32', 'utf8']);
 const CHUNK = 16 * 1024 * 1024;
 
-/** CRC-32 of a whole file, read in chunks (no whole-file buffer). */
-export function fileCrc32(file: string): number {
-  let fd: number;
+/** Opens an index file for reading; failing to is an IndexFileError naming it. */
+function openIndexFile(file: string): number {
   try {
-    fd = openSync(file, 'r');
+    return openSync(file, 'r');
   } catch (e) {
     throw new IndexFileError(file, (e as Error).message);
   }
+}
+
+/** CRC-32 of a whole file, read in chunks (no whole-file buffer). */
+export function fileCrc32(file: string): number {
+  const fd = openIndexFile(file);
   try {
     return crcOfFd(fd, fstatSync(fd).size);
   } finally {
@@ -122,12 +126,7 @@ export class Container {
    * lazy sections is read once, checksummed, and its sections are views of it).
    */
   static read(file: string, lazy: string[] = [], expected?: Expected): Container {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch (e) {
-      throw new IndexFileError(file, (e as Error).message);
-    }
+    const fd = openIndexFile(file);
     try {
       return Container.parse(file, fd, new Set(lazy), expected);
     } catch (e) {
