@@ -74,11 +74,8 @@ export class Bm25Index {
     }
   }
 
-  /**
-   * Postings from each document's terms; an iterable is consumed one document at a time (a large corpus's
-   * terms are never all held). `b`: length normalisation (0 none, 1 full); fields with long outliers want less.
-   */
-  static build(docTerms: Iterable<string[]>, b = B): Bm25Index {
+  /** Postings from each document's terms; an iterable is consumed one document at a time (a large corpus's terms are never all held). */
+  static build(docTerms: Iterable<string[]>): Bm25Index {
     const termIds = new Map<string, number>();
     const vocab: string[] = [];
     const perTerm: number[][] = []; // flattened [doc, tf, doc, tf, …]
@@ -118,7 +115,7 @@ export class Bm25Index {
         const doc = p[i]!;
         const tf = p[i + 1]!;
         docs[k] = doc;
-        weights[k] = (tf * (K1 + 1)) / (tf + K1 * (1 - b + (b * dls[doc]!) / avgdl));
+        weights[k] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dls[doc]!) / avgdl));
         k++;
       }
     }

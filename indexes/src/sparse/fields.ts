@@ -9,9 +9,6 @@ import { englishTerms } from '../informal/english.js';
 import { Bm25Index } from './bm25.js';
 import { terms } from './terms.js';
 
-/** Docstrings vary from a phrase to pages: the informal field normalises length less than BM25's usual 0.75. */
-const INFORMAL_B = 0.3;
-
 type Textual = Parameters<typeof informalText>[0];
 
 /** Terms are made one premise at a time (a corpus's term lists are never all held at once). */
@@ -22,6 +19,6 @@ export function buildSparseFields(premises: readonly Textual[]): { sparse: Bm25I
     })()),
     informal: Bm25Index.build((function* () {
       for (const p of premises) yield englishTerms(informalText(p));
-    })(), INFORMAL_B),
+    })()),
   };
 }
