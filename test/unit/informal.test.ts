@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadVocabulary } from '../../indexes/src/informal/vocab.js';
 import { describe, expect, it } from 'vitest';
 import { englishTerms } from '../../indexes/src/informal/english.js';
 import { nameWords } from '../../indexes/src/informal/naming.js';
@@ -149,5 +153,27 @@ describe('English queries through the engine', () => {
 
   it('finds a declaration by its name', async () => {
     expect(await first('Real.sqrt_mul')).toBe('Real.sqrt_mul');
+  });
+});
+
+describe('English → Lean vocabulary', () => {
+  it('maps English words to the name parts they stand for (seed and learned table)', () => {
+    const v = loadVocabulary(join(__dirname, '../../models/vocab/en-lean.json'));
+    const q = readTextQuery('a divides b and the inverse of a product', v);
+    expect(q.lean.has('dvd')).toBe(true);
+    expect(q.lean.has('inv')).toBe(true);
+    expect(q.lean.has('mul')).toBe(true);
+    expect(readTextQuery('a divides b').lean.size).toBe(0); // no vocabulary, no mapping
+  });
+
+  it('names a damaged table and skips damaged entries', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'premise-vocab-'));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"format": "premise-lsp-vocab", "version": 1, "terms": ');
+    expect(() => loadVocabulary(bad)).toThrow(/bad\.json: unreadable vocabulary/);
+    const odd = join(dir, 'odd.json');
+    writeFileSync(odd, JSON.stringify({ format: 'premise-lsp-vocab', version: 1, terms: { zorbl: [['frob', 0.5], ['x', 'y'], null, ['huge', 7]], other: 'nope' } }));
+    expect(loadVocabulary(odd).get('zorbl')).toEqual([['frob', 0.5]]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

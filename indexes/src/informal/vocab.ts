@@ -41,11 +41,23 @@ function seed(): Vocabulary {
 export function loadVocabulary(file?: string): Vocabulary {
   const v = seed();
   if (!file || !existsSync(file)) return v;
-  const data = JSON.parse(readFileSync(file, 'utf8')) as VocabFile;
-  if (data.format !== 'premise-lsp-vocab' || data.version !== 1) throw new Error(`${file}: not a premise-lsp vocabulary (format 1)`);
+  let data: VocabFile;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as VocabFile;
+  } catch (e) {
+    throw new Error(`${file}: unreadable vocabulary (${(e as Error).message})`);
+  }
+  if (data?.format !== 'premise-lsp-vocab' || data.version !== 1 || typeof data.terms !== 'object' || !data.terms) {
+    throw new Error(`${file}: not a premise-lsp vocabulary (format 1)`);
+  }
   for (const [term, parts] of Object.entries(data.terms)) {
+    if (!Array.isArray(parts)) continue;
     const list = v.get(term) ?? [];
-    for (const [part, w] of parts) if (part !== term && !list.some((e) => e[0] === part)) list.push([part, w]);
+    for (const e of parts) {
+      const [part, w] = Array.isArray(e) ? e : [];
+      if (typeof part !== 'string' || typeof w !== 'number' || !(w > 0 && w <= 1)) continue; // a damaged entry is skipped
+      if (part !== term && !list.some((x) => x[0] === part)) list.push([part, w]);
+    }
     v.set(term, list);
   }
   return v;

@@ -61,9 +61,24 @@ async function openReranker(opts: OpenOptions): Promise<{ reranker?: Reranker; b
     return { reranker, byDefault: reranker.byDefault };
   } catch (e) {
     // the first stage works without it: say so and go on
-    const warn = opts.onWarning ?? ((m: string) => process.stderr.write(`premise-lsp: ${m}\n`));
+    const warn = warnOf(opts);
     warn(`reranking is off: ${(e as Error).message}`);
     return { byDefault: false };
+  }
+}
+
+/** Where problems that do not stop the engine go: the caller's `onWarning`, else stderr. */
+const warnOf = (opts: OpenOptions) => opts.onWarning ?? ((m: string) => process.stderr.write(`premise-lsp: ${m}\n`));
+
+/** The English → Lean vocabulary; a damaged shipped table falls back to the seed with a warning (text search keeps working). */
+function openVocabulary(opts: OpenOptions) {
+  try {
+    return loadVocabulary(opts.vocabFile ?? defaultVocabFile());
+  } catch (e) {
+    if (opts.vocabFile) throw e;
+    const warn = warnOf(opts);
+    warn(`English vocabulary: ${(e as Error).message}; using the naming-convention seed only`);
+    return loadVocabulary();
   }
 }
 
@@ -96,7 +111,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     }
   }
   const { reranker, byDefault } = await openReranker(opts);
-  const vocabulary = opts.vocabulary ?? loadVocabulary(opts.vocabFile ?? defaultVocabFile());
+  const vocabulary = opts.vocabulary ?? openVocabulary(opts);
   const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
     ...opts,
     encoder,
