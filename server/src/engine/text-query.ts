@@ -33,7 +33,7 @@ const MATH_RE = /[=≤≥<>≠∣∈∉⊆⊂∪∩∑∏∫√∀∃→↔¬∧
 
 /** Verbs and connectives of a sentence that states a fact. */
 const ASSERTS = new Set(
-  'is are equals equal equals has have implies iff commutes commute preserves preserve distributes divides holds exists exist converges tends satisfies gives yields maps sends lies belongs becomes can cannot must agrees coincides vanishes bounded dominates if then only whenever'.split(' '),
+  'is are equals equal has have implies iff commutes commute preserves preserve distributes divides holds exists exist converges tends satisfies gives yields maps sends lies belongs becomes can cannot must agrees coincides vanishes bounded dominates if then only whenever'.split(' '),
 );
 /** Nouns that name a result, not an object. */
 const RESULT_NOUNS = new Set('theorem lemma inequality identity formula law rule principle criterion bound estimate test trick characterization characterisation'.split(' '));
