@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, run, serverCommand, skipReason, type Run } from './util.js';
+import { ROOT, run, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
 
 function lspModeSkip(): string | undefined {
   const emacs = skipReason('emacs');
@@ -53,19 +53,9 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const log = () => `emacs exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\n${(proc.stdout + proc.stderr).slice(-4000)}`;
+  const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => {
-    expect(proc.timedOut, log()).toBe(false);
-    expect(proc.code, log()).toBe(0);
-    const summary = /Ran (\d+) tests, (\d+) results as expected, (\d+) unexpected(?:, (\d+) skipped)?/.exec(proc.stdout + proc.stderr);
-    expect(summary, log()).not.toBeNull();
-    const [, ran, expected, unexpected, skipped] = summary!;
-    expect(Number(ran)).toBeGreaterThanOrEqual(5);
-    expect(Number(expected), log()).toBe(Number(ran));
-    expect(Number(unexpected)).toBe(0);
-    expect(Number(skipped ?? 0), log()).toBe(0);
-  });
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 5));
 
   for (const [setup, prefix] of [
     ['lean4-mode-style (premise-lsp wrapping lean4-mode\'s client)', 'proxy'],

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run } from './util.js';
+import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
 
 const skip = skipReason('emacs');
 
@@ -31,19 +31,9 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     if (fixture) rmSync(dirname(fixture), { recursive: true, force: true });
   });
 
-  const log = () => `emacs exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\n${(proc.stdout + proc.stderr).slice(-4000)}`;
+  const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => {
-    expect(proc.timedOut, log()).toBe(false);
-    expect(proc.code, log()).toBe(0);
-    const summary = /Ran (\d+) tests, (\d+) results as expected, (\d+) unexpected(?:, (\d+) skipped)?/.exec(proc.stdout + proc.stderr);
-    expect(summary, log()).not.toBeNull();
-    const [, ran, expected, unexpected, skipped] = summary!;
-    expect(Number(ran)).toBeGreaterThanOrEqual(8);
-    expect(Number(expected), log()).toBe(Number(ran));
-    expect(Number(unexpected)).toBe(0);
-    expect(Number(skipped ?? 0), log()).toBe(0);
-  });
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 8));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { expect } from 'vitest';
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVE = join(ROOT, 'dist/cli.js');
 export const PREMISES = join(ROOT, 'test/fixtures/lsp/premises.json');
@@ -75,4 +77,23 @@ export function run(cmd: string, args: string[], opts: { env?: Record<string, st
       res({ code, signal, stdout, stderr, ms: Date.now() - t0, timedOut });
     });
   });
+}
+
+/** What an editor run printed, for assertion messages. */
+export function runLog(proc: Run): string {
+  return `exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\n${(proc.stdout + proc.stderr).slice(-4000)}`;
+}
+
+/** An ERT run that ran at least `min` tests, every one as expected and none skipped. */
+export function expectErtPassed(proc: Run, min: number): void {
+  const log = runLog(proc);
+  expect(proc.timedOut, log).toBe(false);
+  expect(proc.code, log).toBe(0);
+  const summary = /Ran (\d+) tests, (\d+) results as expected, (\d+) unexpected(?:, (\d+) skipped)?/.exec(proc.stdout + proc.stderr);
+  expect(summary, log).not.toBeNull();
+  const [, ran, expected, unexpected, skipped] = summary!;
+  expect(Number(ran)).toBeGreaterThanOrEqual(min);
+  expect(Number(expected), log).toBe(Number(ran));
+  expect(Number(unexpected)).toBe(0);
+  expect(Number(skipped ?? 0), log).toBe(0);
 }
