@@ -13,6 +13,20 @@ import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run } from './u
 
 const skip = skipReason('nvim');
 
+/** Runs a test script of test/clients/nvim/ in headless Neovim with the plugin on the runtime path; what it wrote. */
+async function nvimScript(script: string, file: string, outPath: string, env: Record<string, string> = {}): Promise<{ proc: Run; out: any }> {
+  const proc = await run(
+    'nvim',
+    ['--headless', '--clean', '--cmd', `set rtp^=${join(ROOT, 'clients/nvim')}`, '-S', join(ROOT, 'test/clients/nvim', script), file],
+    { env: { PREMISE_LSP_OUT: outPath, ...env }, timeoutMs: 20_000 },
+  );
+  const diag = `nvim exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\nstderr:\n${proc.stderr.slice(-2000)}`;
+  if (!existsSync(outPath)) throw new Error(`nvim wrote no result\n${diag}`);
+  const out = JSON.parse(readFileSync(outPath, 'utf8'));
+  if (out.error) throw new Error(`nvim test script failed: ${out.error}\n${diag}`);
+  return { proc, out };
+}
+
 describe.skipIf(skip !== undefined)('neovim client (headless nvim)', () => {
   let out: any;
   let proc: Run;
@@ -21,15 +35,7 @@ describe.skipIf(skip !== undefined)('neovim client (headless nvim)', () => {
   beforeAll(async () => {
     file = fixtureCopy('Complete.lean');
     const outPath = join(dirname(file), 'nvim-out.json');
-    proc = await run(
-      'nvim',
-      ['--headless', '--clean', '--cmd', `set rtp^=${join(ROOT, 'clients/nvim')}`, '-S', join(ROOT, 'test/clients/nvim/run.lua'), file],
-      { env: { PREMISE_LSP_OUT: outPath, PREMISE_LSP_CMD: JSON.stringify(serverCommand()) }, timeoutMs: 20_000 },
-    );
-    const diag = `nvim exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\nstderr:\n${proc.stderr.slice(-2000)}`;
-    if (!existsSync(outPath)) throw new Error(`nvim wrote no result\n${diag}`);
-    out = JSON.parse(readFileSync(outPath, 'utf8'));
-    if (out.error) throw new Error(`nvim test script failed: ${out.error}\n${diag}`);
+    ({ proc, out } = await nvimScript('run.lua', file, outPath, { PREMISE_LSP_CMD: JSON.stringify(serverCommand()) }));
   }, 30_000);
 
   afterAll(() => {
@@ -88,15 +94,7 @@ describe.skipIf(skip !== undefined)('neovim client: the Neovim >= 0.11 path (vim
     const file = join(dir, 'Sub', 'Complete.lean');
     copyFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), file);
     const outPath = join(dir, 'nvim-out.json');
-    const proc = await run(
-      'nvim',
-      ['--headless', '--clean', '--cmd', `set rtp^=${join(ROOT, 'clients/nvim')}`, '-S', join(ROOT, 'test/clients/nvim/api011.lua'), file],
-      { env: { PREMISE_LSP_OUT: outPath }, timeoutMs: 20_000 },
-    );
-    const diag = `nvim exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\nstderr:\n${proc.stderr.slice(-2000)}`;
-    if (!existsSync(outPath)) throw new Error(`nvim wrote no result\n${diag}`);
-    out = JSON.parse(readFileSync(outPath, 'utf8'));
-    if (out.error) throw new Error(`nvim test script failed: ${out.error}\n${diag}`);
+    ({ out } = await nvimScript('api011.lua', file, outPath));
   }, 30_000);
 
   afterAll(() => {
