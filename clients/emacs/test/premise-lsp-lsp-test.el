@@ -22,18 +22,13 @@
 (require 'subr-x)
 (unless (locate-library "lsp-mode") (package-initialize))
 (add-to-list 'load-path (expand-file-name ".." (file-name-directory (or load-file-name buffer-file-name))))
+(add-to-list 'load-path (file-name-directory (or load-file-name buffer-file-name)))
+(require 'premise-lsp-test-common)
+(setq premise-lsp-test--client-library "lsp-mode")
 
-(defun premise-lsp-test--json-env (name)
-  (let ((s (getenv name)))
-    (and s (not (string-empty-p s)) (append (json-parse-string s :array-type 'list) nil))))
-
-(defvar premise-lsp-test--server (premise-lsp-test--json-env "PREMISE_LSP_TEST_SERVER"))
 (defvar premise-lsp-test--fake-lean (premise-lsp-test--json-env "PREMISE_LSP_TEST_FAKE_LEAN"))
 (defvar premise-lsp-test--fake-isabelle (premise-lsp-test--json-env "PREMISE_LSP_TEST_FAKE_ISABELLE"))
 (defvar premise-lsp-test--fixtures (getenv "PREMISE_LSP_TEST_FIXTURES"))
-(defvar premise-lsp-test--out (getenv "PREMISE_LSP_TEST_OUT"))
-(defvar premise-lsp-test--observed (make-hash-table :test #'equal))
-
 (setq lsp-session-file (make-temp-file "premise-lsp-lsp-session-")
       lsp-enable-snippet nil
       lsp-enable-file-watchers nil
@@ -102,25 +97,6 @@
 
 ;;;; Helpers
 
-(defun premise-lsp-test--observe (key value)
-  (puthash key value premise-lsp-test--observed))
-
-(defun premise-lsp-test--write ()
-  (when premise-lsp-test--out
-    (puthash "emacs" emacs-version premise-lsp-test--observed)
-    (puthash "lsp_mode" (or (locate-library "lsp-mode") "") premise-lsp-test--observed)
-    (with-temp-file premise-lsp-test--out
-      (insert (json-serialize premise-lsp-test--observed)))))
-(add-hook 'kill-emacs-hook #'premise-lsp-test--write)
-
-(defun premise-lsp-test--line ()
-  (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
-
-(defun premise-lsp-test--goto (needle &optional at-end-of-line)
-  (goto-char (point-min))
-  (search-forward needle)
-  (when at-end-of-line (end-of-line)))
-
 (defun premise-lsp-test--wait (what pred &optional seconds)
   "Run the event loop until PRED holds; fail naming WHAT after SECONDS."
   (let ((deadline (+ (float-time) (or seconds 15))))
@@ -162,15 +138,6 @@
            (kill-buffer buf))
          (lsp-workspace-folders-remove (directory-file-name dir))
          (delete-directory dir t)))))
-
-(defmacro premise-lsp-test--choosing-default (prompts &rest body)
-  "Run BODY with `completing-read' answering its default; record menus in PROMPTS."
-  (declare (indent 1))
-  `(cl-letf (((symbol-function 'completing-read)
-              (lambda (prompt collection &optional predicate _req _init _hist def &rest _)
-                (push (cons prompt (all-completions "" collection predicate)) ,prompts)
-                (if (consp def) (car def) def))))
-     ,@body))
 
 (defun premise-lsp-test--completions ()
   "Labels of `lsp-completion-at-point' at point, in lsp-mode's display order."

@@ -14,36 +14,12 @@
 (require 'cl-lib)
 (unless (locate-library "eglot") (package-initialize))
 (add-to-list 'load-path (expand-file-name ".." (file-name-directory (or load-file-name buffer-file-name))))
+(add-to-list 'load-path (file-name-directory (or load-file-name buffer-file-name)))
+(require 'premise-lsp-test-common)
 (require 'eglot)
 (require 'premise-lsp)
 
-(defvar premise-lsp-test--server
-  (let ((s (getenv "PREMISE_LSP_TEST_SERVER")))
-    (and s (not (string-empty-p s)) (append (json-parse-string s :array-type 'list) nil))))
 (defvar premise-lsp-test--fixture (getenv "PREMISE_LSP_TEST_FIXTURE"))
-(defvar premise-lsp-test--out (getenv "PREMISE_LSP_TEST_OUT"))
-(defvar premise-lsp-test--observed (make-hash-table :test #'equal)
-  "What the tests saw, written to PREMISE_LSP_TEST_OUT at exit.")
-
-(defun premise-lsp-test--observe (key value)
-  (puthash key value premise-lsp-test--observed))
-
-(defun premise-lsp-test--write ()
-  (when premise-lsp-test--out
-    (puthash "emacs" emacs-version premise-lsp-test--observed)
-    (puthash "eglot" (or (locate-library "eglot") "") premise-lsp-test--observed)
-    (with-temp-file premise-lsp-test--out
-      (insert (json-serialize premise-lsp-test--observed)))))
-(add-hook 'kill-emacs-hook #'premise-lsp-test--write)
-
-(defun premise-lsp-test--line ()
-  (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
-
-(defun premise-lsp-test--goto (needle &optional at-end-of-line)
-  "Put point just after the first NEEDLE (or at the end of its line)."
-  (goto-char (point-min))
-  (search-forward needle)
-  (when at-end-of-line (end-of-line)))
 
 (defmacro premise-lsp-test--with-server (&rest body)
   "Run BODY in a fresh copy of the fixture, managed by Eglot with premise-lsp."
@@ -78,15 +54,6 @@
              (set-buffer-modified-p nil))
            (kill-buffer buf))
          (delete-directory dir t)))))
-
-(defmacro premise-lsp-test--choosing-default (prompts &rest body)
-  "Run BODY with `completing-read' answering its default; record menus in PROMPTS."
-  (declare (indent 1))
-  `(cl-letf (((symbol-function 'completing-read)
-              (lambda (prompt collection &optional predicate _req _init _hist def &rest _)
-                (push (cons prompt (all-completions "" collection predicate)) ,prompts)
-                (if (consp def) (car def) def))))
-     ,@body))
 
 ;;;; Without a server
 

@@ -1,0 +1,56 @@
+;;; premise-lsp-test-common.el --- helpers shared by the ERT suites  -*- lexical-binding: t; -*-
+
+;; Loaded by premise-lsp-test.el (eglot) and premise-lsp-lsp-test.el (lsp-mode).
+;; Settings come from the environment (JSON arrays for commands); what the
+;; editor did is written to PREMISE_LSP_TEST_OUT as JSON when Emacs exits.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'subr-x)
+
+(defun premise-lsp-test--json-env (name)
+  "The JSON array in environment variable NAME as a list, or nil."
+  (let ((s (getenv name)))
+    (and s (not (string-empty-p s)) (append (json-parse-string s :array-type 'list) nil))))
+
+(defvar premise-lsp-test--server (premise-lsp-test--json-env "PREMISE_LSP_TEST_SERVER"))
+(defvar premise-lsp-test--out (getenv "PREMISE_LSP_TEST_OUT"))
+(defvar premise-lsp-test--observed (make-hash-table :test #'equal)
+  "What the tests saw, written to PREMISE_LSP_TEST_OUT at exit.")
+(defvar premise-lsp-test--client-library "eglot"
+  "The LSP client library under test; its location is recorded in the output.")
+
+(defun premise-lsp-test--observe (key value)
+  (puthash key value premise-lsp-test--observed))
+
+(defun premise-lsp-test--write ()
+  (when premise-lsp-test--out
+    (puthash "emacs" emacs-version premise-lsp-test--observed)
+    (puthash (string-replace "-" "_" premise-lsp-test--client-library)
+             (or (locate-library premise-lsp-test--client-library) "") premise-lsp-test--observed)
+    (with-temp-file premise-lsp-test--out
+      (insert (json-serialize premise-lsp-test--observed)))))
+(add-hook 'kill-emacs-hook #'premise-lsp-test--write)
+
+(defun premise-lsp-test--line ()
+  (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+
+(defun premise-lsp-test--goto (needle &optional at-end-of-line)
+  "Put point just after the first NEEDLE (or at the end of its line)."
+  (goto-char (point-min))
+  (search-forward needle)
+  (when at-end-of-line (end-of-line)))
+
+(defmacro premise-lsp-test--choosing-default (prompts &rest body)
+  "Run BODY with `completing-read' answering its default; record menus in PROMPTS."
+  (declare (indent 1))
+  `(cl-letf (((symbol-function 'completing-read)
+              (lambda (prompt collection &optional predicate _req _init _hist def &rest _)
+                (push (cons prompt (all-completions "" collection predicate)) ,prompts)
+                (if (consp def) (car def) def))))
+     ,@body))
+
+(provide 'premise-lsp-test-common)
+;;; premise-lsp-test-common.el ends here
