@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Editor, requireBuild, SERVE } from './harness.js';
+import { Editor, requireBuild, searchNames, SERVE, stderrSays } from './harness.js';
 
 const editors: Editor[] = [];
 afterEach(() => {
@@ -53,17 +53,6 @@ async function initializeOn(e: Editor, root: string): Promise<void> {
   await loaded;
 }
 
-const search = async (e: Editor, query: string): Promise<string[]> => {
-  const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query, k: 5 }] });
-  expect(r.error).toBeUndefined();
-  return r.result.results.map((h: { name: string }) => h.name);
-};
-
-async function stderrSays(e: Editor, text: string): Promise<void> {
-  for (let i = 0; i < 1200 && !e.stderr.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(e.stderr).toContain(text);
-}
-
 describe('automatic index of an Isabelle workspace', () => {
   it('indexes HOL, the registered AFP and the workspace, and shares HOL between workspaces', async () => {
     requireBuild();
@@ -77,9 +66,9 @@ describe('automatic index of an Isabelle workspace', () => {
     expect(titles).toContain('premise-lsp: indexing the Isabelle/HOL library');
     expect(titles).toContain('premise-lsp: indexing the registered Isabelle libraries');
     expect(titles).toContain('premise-lsp: indexing mine workspace');
-    expect(await search(first, 'zorp add commute')).toContain('Zorp.zorp_add_commute');
-    expect(await search(first, 'blarg frobnicates')).toContain('Blarg.blarg_frobnicates');
-    expect(await search(first, 'quibble twice')).toContain('Mine.quibble_twice');
+    expect(await searchNames(first, 'zorp add commute')).toContain('Zorp.zorp_add_commute');
+    expect(await searchNames(first, 'blarg frobnicates')).toContain('Blarg.blarg_frobnicates');
+    expect(await searchNames(first, 'quibble twice')).toContain('Mine.quibble_twice');
     await stderrSays(first, 'engine upgraded');
     await first.shutdown();
     const entries = readdirSync(cache).map((n) => n.replace(/-[0-9a-f]{12}$/, '')).sort();
@@ -90,7 +79,7 @@ describe('automatic index of an Isabelle workspace', () => {
     await initializeOn(second, workspace('other'));
     expect(second.stderr).toContain('using the cached hol index');
     expect(second.stderr).toContain('using the cached afp index');
-    expect(await search(second, 'zorp add commute')).toContain('Zorp.zorp_add_commute');
+    expect(await searchNames(second, 'zorp add commute')).toContain('Zorp.zorp_add_commute');
     await stderrSays(second, 'engine upgraded');
     await second.shutdown();
   }, 90_000);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CORE_THEOREM, DEP_THEOREM, fakeToolchain, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
-import { Editor, requireBuild, SERVE, type Msg } from './harness.js';
+import { Editor, requireBuild, searchNames, SERVE, stderrSays, type Msg } from './harness.js';
 
 const editors: Editor[] = [];
 afterEach(() => {
@@ -34,19 +34,6 @@ async function initializeOn(e: Editor, root: string, options?: unknown): Promise
   return { titles, loaded: msg };
 }
 
-const search = async (e: Editor, query: string): Promise<string[]> => {
-  const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query, k: 5 }] });
-  expect(r.error).toBeUndefined();
-  return r.result.results.map((h: { name: string }) => h.name);
-};
-
-/** Wait until the server's stderr says `text` (the hybrid engine replacing the sparse one). */
-async function stderrSays(e: Editor, text: string): Promise<void> {
-  for (let i = 0; i < 1200 && !e.stderr.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!e.stderr.includes(text)) console.log(e.stderr);
-  expect(e.stderr).toContain(text);
-}
-
 const snapshot = (dir: string) => readdirSync(dir).sort().map((n) => `${n}@${statSync(join(dir, n, 'manifest.json')).mtimeMs}`);
 
 describe('automatic index of a Lake project', () => {
@@ -59,22 +46,22 @@ describe('automatic index of a Lake project', () => {
     expect(loaded.params.value.message).toBe('2 premises');
     expect(titles).toContain('premise-lsp: indexing proj dependencies');
     expect(titles).toContain('premise-lsp: indexing proj workspace');
-    expect(await search(first, 'zorble frob')).toContain(DEP_THEOREM);
-    expect(await search(first, 'quux wibble')).toContain(WS_THEOREM);
+    expect(await searchNames(first, 'zorble frob')).toContain(DEP_THEOREM);
+    expect(await searchNames(first, 'quux wibble')).toContain(WS_THEOREM);
     // a lemma being written is live-indexed into the sparse engine…
     const uri = pathToFileURL(join(f.root, 'Proj', 'Draft.lean')).href; // not on disk: the workspace entry stays as it is
     first.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lean4', version: 1, text: 'namespace Proj\n\ntheorem snorkel_draft (n : Nat) : n = n := rfl\n\nend Proj\n' } });
-    for (let i = 0; i < 100 && !(await search(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !(await searchNames(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
     // served sparse-only first, then the vectors were added from the finished indexes
     await stderrSays(first, 'engine upgraded: 2 premises');
     // …and read again into the hybrid one
-    for (let i = 0; i < 100 && !(await search(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await search(first, 'snorkel draft')).toContain('Proj.snorkel_draft');
+    for (let i = 0; i < 100 && !(await searchNames(first, 'snorkel draft')).includes('Proj.snorkel_draft'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await searchNames(first, 'snorkel draft')).toContain('Proj.snorkel_draft');
     expect(first.stderr.indexOf('engine ready: 2 premises')).toBeLessThan(first.stderr.indexOf('engine upgraded'));
     expect(titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj dependencies', 'premise-lsp: indexing proj workspace']);
     const progressTitles = first.received.filter((m) => m.method === '$/progress' && m.params.value.kind === 'begin').map((m) => m.params.value.title);
     expect(progressTitles).toContain('premise-lsp: adding vectors to proj dependencies');
-    expect(await search(first, 'zorble frob')).toContain(DEP_THEOREM);
+    expect(await searchNames(first, 'zorble frob')).toContain(DEP_THEOREM);
     expect(await first.shutdown()).toBe(0);
     const entries = snapshot(cache);
     expect(entries.map((n) => n.replace(/-[0-9a-f]{12}@.*/, ''))).toEqual(['proj-dependencies', 'proj-workspace']);
@@ -82,8 +69,8 @@ describe('automatic index of a Lake project', () => {
     const second = start(cache);
     const again = await initializeOn(second, f.root);
     expect(again.titles.filter((t) => t.includes('indexing'))).toEqual([]);
-    expect(await search(second, 'zorble frob')).toContain(DEP_THEOREM);
-    expect(await search(second, 'quux wibble')).toContain(WS_THEOREM);
+    expect(await searchNames(second, 'zorble frob')).toContain(DEP_THEOREM);
+    expect(await searchNames(second, 'quux wibble')).toContain(WS_THEOREM);
     expect(snapshot(cache)).toEqual(entries);
     expect(second.stderr).toContain('using the cached dependencies index');
     expect(await second.shutdown()).toBe(0);
@@ -102,7 +89,7 @@ describe('automatic index of a Lake project', () => {
     const { titles, loaded } = await initializeOn(second, f.root);
     expect(titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj workspace']);
     expect(loaded.params.value.message).toBe('3 premises');
-    expect(await search(second, 'blorp snark')).toContain('Proj.blorp_snark');
+    expect(await searchNames(second, 'blorp snark')).toContain('Proj.blorp_snark');
     await stderrSays(second, 'engine upgraded');
     await second.shutdown();
     // the superseded workspace entry is gone
@@ -122,9 +109,9 @@ describe('automatic index of a Lake project', () => {
     const { titles, loaded } = await initializeOn(first, f.root);
     expect(titles).toContain('premise-lsp: indexing the Lean toolchain library');
     expect(loaded.params.value.message).toBe('5 premises'); // Init's two, Std's one, the dependency's, the workspace's (not Lean's)
-    expect(await search(first, 'blips below blops')).toContain(CORE_THEOREM);
-    expect(await search(first, 'grumble nil')).toContain('Std.grumble_nil');
-    expect(await search(first, 'elab internal thing')).not.toContain('Lean.elab_internal_thing');
+    expect(await searchNames(first, 'blips below blops')).toContain(CORE_THEOREM);
+    expect(await searchNames(first, 'grumble nil')).toContain('Std.grumble_nil');
+    expect(await searchNames(first, 'elab internal thing')).not.toContain('Lean.elab_internal_thing');
     await stderrSays(first, 'engine upgraded');
     await first.shutdown();
     const core = readdirSync(cache).filter((n) => n.startsWith('lean-v4.21.0-rc3-toolchain-'));
@@ -138,7 +125,7 @@ describe('automatic index of a Lake project', () => {
     const again = await initializeOn(second, g.root);
     expect(again.titles.filter((t) => t.includes('indexing'))).toEqual(['premise-lsp: indexing proj dependencies', 'premise-lsp: indexing proj workspace']);
     expect(second.stderr).toContain(`using the cached toolchain index ${join(cache, core[0]!)}`);
-    expect(await search(second, 'blips below blops')).toContain(CORE_THEOREM);
+    expect(await searchNames(second, 'blips below blops')).toContain(CORE_THEOREM);
     await stderrSays(second, 'engine upgraded');
     await second.shutdown();
   }, 90_000);

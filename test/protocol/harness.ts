@@ -18,6 +18,19 @@ export const FIXTURES = join(ROOT, 'test/fixtures/lsp');
 export const PREMISES = join(FIXTURES, 'premises.json');
 export const EMPTY = join(FIXTURES, 'empty.json');
 
+/** The names `premise-lsp.search` answers for `query` (top `k`). */
+export async function searchNames(e: Editor, query: string, k = 5): Promise<string[]> {
+  const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query, k }] });
+  if (r.error) throw new Error(`premise-lsp.search failed: ${r.error.message}`);
+  return r.result.results.map((h: { name: string }) => h.name);
+}
+
+/** Waits (up to 60 s) until the server's stderr says `text`; fails showing stderr otherwise. */
+export async function stderrSays(e: Editor, text: string): Promise<void> {
+  for (let i = 0; i < 1200 && !e.stderr.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!e.stderr.includes(text)) throw new Error(`the server never said ${JSON.stringify(text)}; stderr:\n${e.stderr.slice(-4000)}`);
+}
+
 export function requireBuild(): void {
   if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run \`npx tsup\` before the protocol tests`);
 }
