@@ -358,6 +358,18 @@ export function lex(text: string, file = ''): LexResult {
 /** Convert an offset to a 0-based line/character position. */
 export { offsetToPos } from '../positions.js';
 
+/** The first token in [a, b) outside any bracket or attribute that `pred` accepts, or -1. */
+export function firstAtDepth0(toks: Tok[], a: number, b: number, pred: (t: Tok) => boolean): number {
+  let depth = 0;
+  for (let m = a; m < b; m++) {
+    const t = toks[m];
+    if (t.k === T.Open || t.k === T.Attr) depth++;
+    else if (t.k === T.Close) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && pred(t)) return m;
+  }
+  return -1;
+}
+
 /** Join tokens [a, b) into text, one space where the source had whitespace/comments. */
 export function joinToks(toks: Tok[], a: number, b: number): string {
   let out = '';

@@ -4,7 +4,7 @@
  * the names and resolver scope a declaration gets from them.
  */
 import type { ExtractedDecl } from '../record.js';
-import { T, matchClose, type Tok } from './lex.js';
+import { firstAtDepth0, T, matchClose, type Tok } from './lex.js';
 import { addVariables, parseBinders, type Binder } from './binders.js';
 
 export interface Frame {
@@ -26,14 +26,7 @@ export type Scope = ExtractedDecl['scope'];
 
 /** The depth-0 `in` of `open Foo in …` in [a, e), or -1. */
 export function findIn(toks: Tok[], a: number, e: number): number {
-  let depth = 0;
-  for (let m = a; m < e; m++) {
-    const t = toks[m];
-    if (t.k === T.Open || t.k === T.Attr) depth++;
-    else if (t.k === T.Close) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && t.k === T.Id && t.v === 'in') return m;
-  }
-  return -1;
+  return firstAtDepth0(toks, a, e, (t) => t.k === T.Id && t.v === 'in');
 }
 
 function parseOpens(toks: Tok[], a: number, b: number): string[] {

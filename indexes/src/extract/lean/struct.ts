@@ -1,7 +1,7 @@
 /**
  * Structure fields and inductive constructors for the Lean extractor.
  */
-import { T, matchClose, type Tok } from './lex.js';
+import { firstAtDepth0, T, matchClose, type Tok } from './lex.js';
 import { isBinderOpen, parseGroup, readBinders, type Binder } from './binders.js';
 
 export const MODIFIERS = new Set([
@@ -24,26 +24,14 @@ export interface Member {
 
 /** End of the depth-0 region starting at `a` before an `:=` (or `b`). */
 function untilAssign(toks: Tok[], a: number, b: number): number {
-  let depth = 0;
-  for (let m = a; m < b; m++) {
-    const k = toks[m].k;
-    if (k === T.Open || k === T.Attr) depth++;
-    else if (k === T.Close) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && k === T.Assign) return m;
-  }
-  return b;
+  const m = firstAtDepth0(toks, a, b, (t) => t.k === T.Assign);
+  return m < 0 ? b : m;
 }
 
 /** First depth-0 `deriving` at the start of a line in [a, b), or `b`. */
 export function untilDeriving(toks: Tok[], a: number, b: number): number {
-  let depth = 0;
-  for (let m = a; m < b; m++) {
-    const t = toks[m];
-    if (t.k === T.Open || t.k === T.Attr) depth++;
-    else if (t.k === T.Close) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && t.k === T.Id && t.nl && t.v === 'deriving') return m;
-  }
-  return b;
+  const m = firstAtDepth0(toks, a, b, (t) => t.k === T.Id && t.nl && t.v === 'deriving');
+  return m < 0 ? b : m;
 }
 
 function isModsOnly(toks: Tok[], a: number, b: number): boolean {
