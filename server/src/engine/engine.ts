@@ -118,6 +118,15 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
 }
 
 /** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
+/** Best first; ties broken by position in the index, so results never depend on set order. */
+const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
+
+/** Re-sorts the first `n` candidates (their scores changed by a second look) in place; the rest keep their order. */
+function resortHead(list: Candidate[], n: number): void {
+  const head = list.slice(0, n).sort(byScore);
+  list.splice(0, head.length, ...head);
+}
+
 function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
   const top = list.slice(0, SLOT_TOP);
   if (top.length < 2) return;
@@ -127,8 +136,7 @@ function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
     c.parts.slot = fit;
     c.score += SLOT_WEIGHT * span * fit;
   }
-  top.sort((a, b) => b.score - a.score || a.order - b.order);
-  list.splice(0, top.length, ...top);
+  resortHead(list, top.length);
 }
 
 const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
@@ -498,18 +506,14 @@ export class Engine implements PremiseSearch {
       w,
     );
     list.forEach((c, i) => (c.score = fused[i]!));
-    // ties broken by position in the index, so results never depend on set order
-    const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
     list.sort(byScore);
     if (tq && tq.intent !== 'any' && w.kind) {
       // the kind is in the metadata read from disk: only the head of the list is checked
-      const head = list.slice(0, KIND_TOP);
-      for (const c of head) {
+      for (const c of list.slice(0, KIND_TOP)) {
         const fits = kindFits(tq.intent, c.info.kind);
         if (fits !== undefined) c.score += fits ? w.kind : -w.kind;
       }
-      head.sort(byScore);
-      list.splice(0, head.length, ...head);
+      resortHead(list, KIND_TOP);
     }
     if (opts.rerank && this.opts.reranker) {
       const top = list.slice(0, RERANK_TOP);
@@ -518,8 +522,7 @@ export class Engine implements PremiseSearch {
         c.parts.rerank = scores[i]!;
         c.score = scores[i]!;
       });
-      top.sort(byScore);
-      list.splice(0, top.length, ...top);
+      resortHead(list, top.length);
     }
     const slot = slotOf(opts.slot);
     if (slot) slotRerank(q, slot, list);
