@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // each run gets its own TMPDIR, removed at the end (test/global-setup.ts)
+    globalSetup: ['test/global-setup.ts'],
   },
 });
