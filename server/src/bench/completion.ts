@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { JsonRpcClient } from '../jsonrpc/client.js';
 import { packageRoot } from '../paths.js';
+import { TAG as PREMISE_TAG } from '../lsp/features/completion.js';
 
 /** A client over the child's stdio that ends the session properly. */
 class Client extends JsonRpcClient {
@@ -46,7 +47,25 @@ async function timeCompletions(client: Client, uri: string, slots: { line: numbe
   return times;
 }
 
-async function session(command: string[], goals: string[]): Promise<number[]> {
+/**
+ * Waits until completions carry premises: the server loads its index in the
+ * background, and replies timed while it loads would measure the load (or no
+ * retrieval at all), not the retrieval the editor waits for afterwards.
+ */
+async function untilPremises(client: Client, uri: string, position: { line: number; character: number }): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    await client.request('$/lean/plainGoal', { textDocument: { uri }, position });
+    const reply = (await client.request('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } }))
+      .result as { items?: { data?: unknown }[] } | { data?: unknown }[] | null;
+    const items = Array.isArray(reply) ? reply : (reply?.items ?? []);
+    if (items.some((i) => typeof i.data === 'object' && i.data !== null && PREMISE_TAG in i.data)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('bench: the server gave no premise completions within 120 s (index not loaded?)');
+}
+
+async function session(command: string[], goals: string[], proxied: boolean): Promise<number[]> {
   const proc = spawn(process.execPath, command, { stdio: ['pipe', 'pipe', 'ignore'], cwd: packageRoot() });
   const client = new Client(proc);
   await client.request('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
@@ -54,7 +73,8 @@ async function session(command: string[], goals: string[]): Promise<number[]> {
   const uri = 'file:///bench/Bench.lean';
   const { text, slots } = document(goals);
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lean4', version: 1, text } });
-  await timeCompletions(client, uri, slots.slice(0, 10)); // warm-up (index load, JIT)
+  await timeCompletions(client, uri, slots.slice(0, 10)); // warm-up (JIT)
+  if (proxied) await untilPremises(client, uri, slots[0]!);
   const times = await timeCompletions(client, uri, slots.slice(10));
   await client.close();
   return times;
@@ -64,7 +84,7 @@ export async function completionOverhead(indexDir: string, goals: string[]): Pro
   const root = packageRoot();
   const fakeLean = join(root, 'test', 'doubles', 'fake-lean.mjs');
   const sample = goals.slice(0, 210);
-  const direct = await session([fakeLean], sample);
-  const proxied = await session([join(root, 'dist', 'cli.js'), 'serve', '--stdio', '--index', indexDir, '--', process.execPath, fakeLean], sample);
+  const direct = await session([fakeLean], sample, false);
+  const proxied = await session([join(root, 'dist', 'cli.js'), 'serve', '--stdio', '--index', indexDir, '--', process.execPath, fakeLean], sample, true);
   return { direct, proxied };
 }
