@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { liftParents, parentName } from '../../server/src/engine/structure-lift.js';
+import { latexToUnicode } from '../../server/src/engine/latex.js';
 import { toInfos } from '../../indexes/src/graph.js';
 import type { DeclKind } from '../../indexes/src/extract/record.js';
 import { rec } from './engine-helpers.js';
@@ -41,4 +42,37 @@ describe('a constructor or field stands for its structure', () => {
     expect((await names(true))[0]).toBe('Flow');
     expect((await names(false))[0]).toBe('Flow.mk');
   });
+});
+
+describe('LaTeX to Lean notation', () => {
+  const cases: [string, string][] = [
+    // fractions, roots, binomials, powers
+    ['$\\frac{a+b}{2} \\le \\sqrt{a^2 + b^2}$', '(a+b) / (2) ≤ √(a ^ 2 + b ^ 2)'],
+    ['$\\binom{n}{k} = \\binom{n}{n-k}$', 'Nat.choose (n) (k) = Nat.choose (n) (n-k)'],
+    ['$x^{-1} \\cdot x = 1$', 'x⁻¹ * x = 1'],
+    ['$f^{-1}(U)$ is open', "f ⁻¹' (U) is open"],
+    ['$x^{p^n}$', 'x ^ (p ^ n)'],
+    // big operators bind a variable
+    ['$\\sum_{i=1}^n i = n(n+1)/2$', '∑ i, i = n(n+1)/2'],
+    ['$\\sum_{d \\mid n} d$', '∑ d ∈ n.divisors, d'],
+    ['$\\bigcup_{i \\in I} U_i$', '⋃ i ∈ I, U i'],
+    ['$\\sup_i \\inf_j f(i, j)$', '⨆ i, ⨅ j, f(i, j)'],
+    ['$\\int_a^b f(x)\\,dx$', '∫ x in a..b, f(x) dx'],
+    ['$\\int^- c \\, d\\mu$', '∫⁻ c ∂μ'],
+    // delimiters and products
+    ['$\\lvert x \\rvert \\le \\lVert x \\rVert$', '| x | ≤ ‖ x ‖'],
+    ['$\\|x + y\\| \\le \\|x\\| + \\|y\\|$', '‖x + y‖ ≤ ‖x‖ + ‖y‖'],
+    ['$[\\cdot,\\cdot]$ and $a \\cdot b$', '[·,·] and a * b'],
+    ['$\\mu[s \\cap t \\mid s] = \\mu[t \\mid s]$ and $d \\mid n$', 'μ [s ∩ t | s] = μ [t | s] and d ∣ n'],
+    // sets of numbers, functions, subscripts, escapes
+    ['$f : \\mathbb{R}_{\\ge 0} \\to \\overline{\\mathbb{R}}_{\\ge 0}$', 'f : ℝ≥0 → ℝ≥0∞'],
+    ['$\\log x \\le \\exp x$, $\\dim V$, $\\ker f$', 'log x ≤ exp x , finrank V , ker f'],
+    ['$\\aleph_0 \\le \\kappa$, $x_1 \\ne x_{i+1}$', 'ℵ₀ ≤ κ , x₁ ≠ x (i+1)'],
+    ["$|f\\'(x)|$ and $x \\not\\in S$", "|f'(x)| and x ∉ S"],
+    ['$\\#\\{i : x_i \\ne y_i\\}$', '# i : x i ≠ y i'],
+    ['$\\lim_{n \\to \\infty} a_n = 0$', 'Tendsto atTop a n = 0'],
+    // prose with LaTeX: only the formulas are read as math
+    ["Quillen\\'s axioms for $f_1$ and snake_case names", "Quillen's axioms for f₁ and snake_case names"],
+  ];
+  it.each(cases)('%s', (tex, lean) => expect(latexToUnicode(tex)).toBe(lean));
 });
