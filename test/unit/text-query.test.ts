@@ -2,18 +2,22 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
-import { liftParents, parentName } from '../../server/src/engine/structure-lift.js';
+import { liftParents, parentNames } from '../../server/src/engine/structure-lift.js';
 import { latexToUnicode } from '../../server/src/engine/latex.js';
 import { toInfos } from '../../indexes/src/graph.js';
 import type { DeclKind } from '../../indexes/src/extract/record.js';
 import { rec } from './engine-helpers.js';
 
 describe('a constructor or field stands for its structure', () => {
-  it('names the parent of constructors and fields only', () => {
-    expect(parentName('Flow.mk', 'constructor')).toBe('Flow');
-    expect(parentName('Equiv.left_inv', 'field')).toBe('Equiv');
-    expect(parentName('Flow.continuous', 'theorem')).toBeUndefined();
-    expect(parentName('mk', 'constructor')).toBeUndefined();
+  it('names the parent of constructors, fields and unfolding lemmas only', () => {
+    expect(parentNames('Flow.mk', 'constructor')?.names).toEqual(['Flow']);
+    expect(parentNames('Equiv.left_inv', 'field')?.names).toEqual(['Equiv']);
+    expect(parentNames('Polynomial.separable_def', 'theorem')?.names).toEqual(['Polynomial.separable', 'Polynomial.Separable']);
+    expect(parentNames("hammingDist_def'", 'lemma')?.names).toEqual(['hammingDist', 'HammingDist']);
+    expect(parentNames('Set.Finite.def', 'theorem')?.names).toEqual(['Set.Finite']);
+    expect(parentNames('Flow.continuous', 'theorem')).toBeUndefined();
+    expect(parentNames('foo_def', 'def')).toBeUndefined();
+    expect(parentNames('mk', 'constructor')).toBeUndefined();
   });
 
   it('lifts the parent just above its best member, and only structures', () => {
@@ -24,6 +28,9 @@ describe('a constructor or field stands for its structure', () => {
     expect(byName.get('Flow')!.score).toBeGreaterThan(3);
     expect(byName.get('Flow')!.score).toBeLessThan(3.001);
     expect(byName.get('Foo')!.score).toBe(0); // a def is not a structure
+    const defs = [e('Polynomial.separable_def', 'theorem', 2), e('Polynomial.Separable', 'def', 1)];
+    expect(liftParents(defs, 10, (n) => defs.find((c) => c.name === n))).toBe(true);
+    expect(defs[1]!.score).toBeGreaterThan(2);
   });
 
   it('puts the structure first for a query listing its fields', async () => {

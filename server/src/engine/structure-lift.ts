@@ -4,18 +4,33 @@
  * field (`Equiv.left_inv`) better than the structure itself: the arguments of a
  * constructor are exactly the fields. What such a query asks for is the structure,
  * so a constructor or field found in the head of the list lifts its parent
- * structure, class or inductive type just above it.
+ * structure, class or inductive type just above it. Likewise a definition's
+ * unfolding lemma (`Polynomial.separable_def : f.Separable ↔ IsCoprime f (derivative f)`)
+ * matches a query that spells out the definition's body: it lifts the definition.
  */
 import type { DeclKind } from '../../../indexes/src/extract/record.js';
 
 const MEMBER_KINDS = new Set<DeclKind>(['constructor', 'field']);
-const PARENT_KINDS = new Set<DeclKind>(['structure', 'class', 'inductive']);
+const STRUCTURES = new Set<DeclKind>(['structure', 'class', 'inductive']);
+const DEFINITIONS = new Set<DeclKind>([...STRUCTURES, 'def', 'abbrev', 'opaque', 'definition', 'fun']);
 
-/** The declaration a constructor or field belongs to (`Flow.mk` → `Flow`), or undefined. */
-export function parentName(name: string, kind: DeclKind): string | undefined {
-  if (!MEMBER_KINDS.has(kind)) return undefined;
+/**
+ * The declarations a constructor or field (`Flow.mk` → `Flow`) or an unfolding lemma
+ * (`Polynomial.separable_def` → `Polynomial.separable`, `Polynomial.Separable`) stands
+ * for, with the kinds a parent may have; undefined for anything else.
+ */
+export function parentNames(name: string, kind: DeclKind): { names: string[]; kinds: Set<DeclKind> } | undefined {
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(0, dot) : undefined;
+  if (MEMBER_KINDS.has(kind)) return dot > 0 ? { names: [name.slice(0, dot)], kinds: STRUCTURES } : undefined;
+  if (DEFINITIONS.has(kind) || MEMBER_KINDS.has(kind) || kind === 'instance') return undefined;
+  const last = name.slice(dot + 1).replace(/'+$/, '');
+  const ns = name.slice(0, dot + 1);
+  if (last === 'def') return dot > 0 ? { names: [name.slice(0, dot)], kinds: DEFINITIONS } : undefined;
+  const m = /^(.+)_def$/.exec(last);
+  if (!m) return undefined;
+  const base = m[1]!;
+  const upper = base[0]!.toUpperCase() + base.slice(1);
+  return { names: [...new Set([ns + base, ns + upper])], kinds: DEFINITIONS };
 }
 
 export interface Liftable {
@@ -24,7 +39,7 @@ export interface Liftable {
 }
 
 /**
- * Raises, in place, the parent of each constructor or field among the first `top`
+ * Raises, in place, the parent of each constructor, field or unfolding lemma among the first `top`
  * entries of `list` (sorted best first) to just above its best member; `parentOf`
  * finds a parent's entry (adding it to `list` if new) or returns undefined.
  * Returns whether any score changed.
@@ -32,13 +47,15 @@ export interface Liftable {
 export function liftParents<C extends Liftable>(list: C[], top: number, parentOf: (name: string) => C | undefined): boolean {
   let changed = false;
   for (const c of list.slice(0, top)) {
-    const name = parentName(c.info.name, c.info.kind);
-    const p = name === undefined ? undefined : parentOf(name);
-    if (!p || !PARENT_KINDS.has(p.info.kind)) continue;
-    const above = c.score + 1e-9 * Math.max(1, Math.abs(c.score));
-    if (p.score < above) {
-      p.score = above;
-      changed = true;
+    const parents = parentNames(c.info.name, c.info.kind);
+    for (const name of parents?.names ?? []) {
+      const p = parentOf(name);
+      if (!p || !parents!.kinds.has(p.info.kind)) continue;
+      const above = c.score + 1e-9 * Math.max(1, Math.abs(c.score));
+      if (p.score < above) {
+        p.score = above;
+        changed = true;
+      }
     }
   }
   return changed;
