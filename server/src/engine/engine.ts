@@ -37,6 +37,8 @@ const POOL = 200;
 const RERANK_TOP = 50;
 /** Text queries: fused candidates whose kind is checked against what the sentence asks for. */
 const KIND_TOP = 100;
+/** Text queries: fused candidates whose constructor, field or unfolding lemma lifts its parent (structure-lift.ts). */
+const LIFT_TOP = 20;
 /** Candidates reordered by the slot signal, and its weight as a share of their score span. */
 const SLOT_TOP = 50;
 const SLOT_WEIGHT = 0.5;
@@ -519,7 +521,7 @@ export class Engine implements PremiseSearch {
     if (tq) {
       // a constructor or field found stands for its structure
       const inList = new Set(list);
-      const lifted = liftParents(list, KIND_TOP, (name) => {
+      const lifted = liftParents(list, LIFT_TOP, (name) => {
         const loc = this.locate(name, view);
         const p = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
         if (p && !inList.has(p)) (inList.add(p), list.push(p));
