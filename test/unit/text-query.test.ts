@@ -4,6 +4,7 @@ import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { liftParents, parentNames } from '../../server/src/engine/structure-lift.js';
 import { latexToUnicode } from '../../server/src/engine/latex.js';
+import { styleOf } from '../../server/src/engine/text-query.js';
 import { toInfos } from '../../indexes/src/graph.js';
 import type { DeclKind } from '../../indexes/src/extract/record.js';
 import { rec } from './engine-helpers.js';
@@ -48,6 +49,17 @@ describe('a constructor or field stands for its structure', () => {
     const names = async (informal: boolean) => (await engine.search(q, { mode: 'hybrid', k: 3, informal })).map((h) => h.name);
     expect((await names(true))[0]).toBe('Flow');
     expect((await names(false))[0]).toBe('Flow.mk');
+  });
+});
+
+describe('text with formulas', () => {
+  it('counts the symbols of category theory, sets and algebra, and reads a formula with a few words around it as mixed', () => {
+    expect(styleOf('X ≅ Y as schemes and Y affine → X affine')).toBe('mixed');
+    expect(styleOf('⋂ i ∈ I, U i open for arbitrary index set I')).toBe('mixed');
+    expect(styleOf('a measurable family κ : α → Measure β')).toBe('mixed');
+    expect(styleOf('every submodule N ≤ M is finitely generated')).toBe('mixed');
+    expect(styleOf('every submodule N ≤ M of a module over a noetherian ring is finitely generated')).toBe('english');
+    expect(styleOf('the sum of two even numbers is even')).toBe('english');
   });
 });
 
