@@ -90,6 +90,7 @@ describe('LaTeX to Lean notation', () => {
     ["$|f\\'(x)|$ and $x \\not\\in S$", "|f'(x)| and x ∉ S"],
     ['$\\#\\{i : x_i \\ne y_i\\}$', '# i : x i ≠ y i'],
     ['$\\lim_{n \\to \\infty} a_n = 0$', 'Tendsto atTop a n = 0'],
+    ['no surjection $\\mathbb{N} \\to \\mathcal{P}(\\mathbb{N})$, $\\mathcal{U}$', 'no surjection ℕ → Set ( ℕ ) , U'],
     // prose with LaTeX: only the formulas are read as math
     ["Quillen\\'s axioms for $f_1$ and snake_case names", "Quillen's axioms for f₁ and snake_case names"],
   ];

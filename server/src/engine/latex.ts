@@ -178,6 +178,12 @@ class Reader {
       this.optionalArg();
       return ` √(${this.arg()}) `;
     }
+    // the power set 𝒫(X) is the type `Set X`
+    const powerSet = cmd === 'mathcal' && /^\s*(?:\{\s*P\s*\}|P)\s*\(/.exec(this.s.slice(this.i));
+    if (cmd === 'wp' || powerSet) {
+      if (powerSet) this.i += powerSet[0].length - 1;
+      return ' Set ';
+    }
     if (cmd === 'mathbb') {
       const c = this.rawArg().trim();
       return this.nonnegReals(BLACKBOARD[c] ?? c);
