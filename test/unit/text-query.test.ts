@@ -16,6 +16,10 @@ describe('a constructor or field stands for its structure', () => {
     expect(parentNames('Polynomial.separable_def', 'theorem')?.names).toEqual(['Polynomial.separable', 'Polynomial.Separable']);
     expect(parentNames("hammingDist_def'", 'lemma')?.names).toEqual(['hammingDist', 'HammingDist']);
     expect(parentNames('Set.Finite.def', 'theorem')?.names).toEqual(['Set.Finite']);
+    expect(parentNames("Lattice.mk'", 'def', 'Lattice α')?.names).toEqual(['Lattice']);
+    expect(parentNames('CategoryTheory.Adjunction.mkOfHomEquiv', 'def', 'Adjunction F G')?.names).toEqual(['CategoryTheory.Adjunction']);
+    expect(parentNames('Submodule.mkQ', 'def', 'M →ₗ[R] M ⧸ p')).toBeUndefined();
+    expect(parentNames('Multiset.mkmap', 'def', 'Multiset α')).toBeUndefined();
     expect(parentNames('Flow.continuous', 'theorem')).toBeUndefined();
     expect(parentNames('foo_def', 'def')).toBeUndefined();
     expect(parentNames('mk', 'constructor')).toBeUndefined();

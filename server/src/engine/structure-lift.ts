@@ -15,13 +15,18 @@ const STRUCTURES = new Set<DeclKind>(['structure', 'class', 'inductive']);
 const DEFINITIONS = new Set<DeclKind>([...STRUCTURES, 'def', 'abbrev', 'opaque', 'definition', 'fun']);
 
 /**
- * The declarations a constructor or field (`Flow.mk` → `Flow`) or an unfolding lemma
+ * The declarations a constructor or field (`Flow.mk` → `Flow`, also a defined one
+ * such as `Lattice.mk'` whose type is `Lattice α`) or an unfolding lemma
  * (`Polynomial.separable_def` → `Polynomial.separable`, `Polynomial.Separable`) stands
  * for, with the kinds a parent may have; undefined for anything else.
  */
-export function parentNames(name: string, kind: DeclKind): { names: string[]; kinds: Set<DeclKind> } | undefined {
+export function parentNames(name: string, kind: DeclKind, goal = ''): { names: string[]; kinds: Set<DeclKind> } | undefined {
   const dot = name.lastIndexOf('.');
-  if (MEMBER_KINDS.has(kind)) return dot > 0 ? { names: [name.slice(0, dot)], kinds: STRUCTURES } : undefined;
+  // `Lattice.mk' … : Lattice α`: another constructor, defined (its type is the parent)
+  const parentShort = name.slice(name.lastIndexOf('.', dot - 1) + 1, dot);
+  const defined = (kind === 'def' || kind === 'abbrev') && /^mk(?![a-z])/.test(name.slice(dot + 1)) && !!parentShort && goal.trimStart().startsWith(parentShort);
+  const member = MEMBER_KINDS.has(kind) || defined;
+  if (member) return dot > 0 ? { names: [name.slice(0, dot)], kinds: STRUCTURES } : undefined;
   if (DEFINITIONS.has(kind) || MEMBER_KINDS.has(kind) || kind === 'instance') return undefined;
   const last = name.slice(dot + 1).replace(/'+$/, '');
   const ns = name.slice(0, dot + 1);
@@ -35,7 +40,7 @@ export function parentNames(name: string, kind: DeclKind): { names: string[]; ki
 
 export interface Liftable {
   score: number;
-  readonly info: { name: string; kind: DeclKind };
+  readonly info: { name: string; kind: DeclKind; goal?: string };
 }
 
 /**
@@ -47,7 +52,7 @@ export interface Liftable {
 export function liftParents<C extends Liftable>(list: C[], top: number, parentOf: (name: string) => C | undefined): boolean {
   let changed = false;
   for (const c of list.slice(0, top)) {
-    const parents = parentNames(c.info.name, c.info.kind);
+    const parents = parentNames(c.info.name, c.info.kind, c.info.goal);
     for (const name of parents?.names ?? []) {
       const p = parentOf(name);
       if (!p || !parents!.kinds.has(p.info.kind)) continue;
