@@ -15,7 +15,10 @@ describe('fusion weights per kind of query', () => {
   it('keeps the Lean weights for Lean states and the text weights for text', () => {
     expect(weightsFor(DEFAULT_WEIGHTS, parseQuery('x : ℕ\n⊢ x + 0 = x').style)).toBe(DEFAULT_WEIGHTS.formal);
     expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'english')).toBe(DEFAULT_WEIGHTS.english);
-    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'formula')).toBe(DEFAULT_WEIGHTS.text);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'formula')).toBe(DEFAULT_WEIGHTS.formula);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'mixed')).toBe(DEFAULT_WEIGHTS.formula);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'name')).toBe(DEFAULT_WEIGHTS.text);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text')).toBe(DEFAULT_WEIGHTS.text);
   });
   it('--weights sets the Isabelle weights too', () => {
     const w = weightsOption('0.5,0.5,0.1,0.2,0.4')!;

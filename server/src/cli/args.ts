@@ -60,6 +60,7 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
     formal: of(DEFAULT_WEIGHTS.formal),
     isabelle: of(DEFAULT_WEIGHTS.isabelle),
     text: of(DEFAULT_WEIGHTS.text),
+    formula: of(DEFAULT_WEIGHTS.formula),
     english: of(DEFAULT_WEIGHTS.english),
   };
 }

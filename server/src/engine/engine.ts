@@ -20,6 +20,7 @@ import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment, topByScore } from './segment.js';
 import { kindFits, nameMatch, readTextQuery, type TextQuery } from './text-query.js';
+import { liftParents } from './structure-lift.js';
 import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
@@ -36,6 +37,8 @@ const POOL = 200;
 const RERANK_TOP = 50;
 /** Text queries: fused candidates whose kind is checked against what the sentence asks for. */
 const KIND_TOP = 100;
+/** Text queries: fused candidates whose constructor, field or unfolding lemma lifts its parent (structure-lift.ts). */
+const LIFT_TOP = 20;
 /** Candidates reordered by the slot signal, and its weight as a share of their score span. */
 const SLOT_TOP = 50;
 const SLOT_WEIGHT = 0.5;
@@ -514,6 +517,17 @@ export class Engine implements PremiseSearch {
         if (fits !== undefined) c.score += fits ? w.kind : -w.kind;
       }
       resortHead(list, KIND_TOP);
+    }
+    if (tq) {
+      // a constructor or field found stands for its structure
+      const inList = new Set(list);
+      const lifted = liftParents(list, LIFT_TOP, (name) => {
+        const loc = this.locate(name, view);
+        const p = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
+        if (p && !inList.has(p)) (inList.add(p), list.push(p));
+        return p;
+      });
+      if (lifted) list.sort(byScore);
     }
     if (opts.rerank && this.opts.reranker) {
       const top = list.slice(0, RERANK_TOP);

@@ -39,8 +39,15 @@ export interface StyleWeights {
    * more (chosen on the AFP dev half, README "Quality").
    */
   isabelle: FusionWeights;
-  /** Text with formulas in it (Lean notation, LaTeX), or a name. */
+  /** Text read on its formal side only (`informal: false`), or a name. */
   text: FusionWeights;
+  /**
+   * Text with formulas in it (Lean notation, LaTeX turned into it), read with its
+   * informal side: the encoder reads formulas well, so dense weighs more than for
+   * names, and the informal field less than for prose, so that it cannot push a
+   * strong formal match down (chosen on MathlibQR's even rows, README "English queries").
+   */
+  formula: FusionWeights;
   /** Prose: the informal field leads. */
   english: FusionWeights;
 }
@@ -49,13 +56,15 @@ export const DEFAULT_WEIGHTS: StyleWeights = {
   formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0 },
   isabelle: { dense: 0, sparse: 0.9, prior: 0.2, graph: 0.8, local: 1, informal: 0, kind: 0, name: 0 },
   text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0 },
+  formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0 },
   english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4 },
 };
 
-/** The weights for a query of this style (`ParsedQuery['style']`; for text, its reading: english or not). */
+/** The weights for a query of this style (`ParsedQuery['style']`; for text, its reading: english, formula, mixed, name or none). */
 export function weightsFor(w: StyleWeights, style: string, textStyle?: string): FusionWeights {
   if (style === 'isabelle-state') return w.isabelle;
   if (style !== 'text') return w.formal;
+  if (textStyle === 'formula' || textStyle === 'mixed') return w.formula;
   return textStyle === 'english' ? w.english : w.text;
 }
 

@@ -29,7 +29,13 @@ export interface TextQuery {
 const VOCAB_WEIGHT = 0.6;
 
 const NAME_RE = /^@?[\p{L}_][\p{L}\p{N}_'!?₀-₉]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉]*)*$/u;
-const MATH_RE = /[=≤≥<>≠∣∈∉⊆⊂∪∩∑∏∫√∀∃→↔¬∧∨⁻¹^*+\/|‖⊔⊓⨆⨅•∘]/gu;
+/**
+ * Prose with formulas is read as English only when words outnumber symbols this
+ * many times over (`a measurable family κ : α → Measure β` is a formula with
+ * words around it); chosen on MathlibQR's even rows.
+ */
+const ENGLISH_RATIO = 8;
+const MATH_RE = /[=≤≥<>≠∣∈∉⊆⊂∪∩∑∏∫√∀∃→↔¬∧∨⁻¹^*+\/|‖⊔⊓⨆⨅•∘≅≃⋂⋃⊗⊕⨁↦×∼∅⟪⟫⊣⊨≫⟶≌↪]/gu;
 
 /** Verbs and connectives of a sentence that states a fact. */
 const ASSERTS = new Set(
@@ -60,7 +66,7 @@ export function styleOf(text: string): TextStyle {
   // Lean written in backticks is Lean, however much prose is around it
   if (/`[^`]+`/.test(t)) return words ? 'mixed' : 'formula';
   if (!symbols) return 'english';
-  return words >= 3 * symbols ? 'english' : words >= 2 ? 'mixed' : 'formula';
+  return words >= ENGLISH_RATIO * symbols ? 'english' : words >= 2 ? 'mixed' : 'formula';
 }
 
 export function intentOf(text: string, style: TextStyle): Intent {
