@@ -120,7 +120,6 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
   return w;
 }
 
-/** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
 /** Best first; ties broken by position in the index, so results never depend on set order. */
 const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
 
@@ -130,6 +129,7 @@ function resortHead(list: Candidate[], n: number): void {
   list.splice(0, head.length, ...head);
 }
 
+/** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
 function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
   const top = list.slice(0, SLOT_TOP);
   if (top.length < 2) return;
