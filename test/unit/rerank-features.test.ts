@@ -139,6 +139,35 @@ describe('features', () => {
     expect(f(query, dense[1]!, dense)('dense_gap')).toBeCloseTo(0.4);
   });
 
+  it('describes the pool: lexical strength, locality and whether new premises score high lexically', () => {
+    const used = (c: RerankCandidate, uses: number): RerankCandidate => ({ ...c, info: { ...c.info, uses } });
+    const popular = used(cand('popular', [], 'a + b = b + a', 8), 99);
+    const fresh = used(cand('fresh', [], 'a + b = b + a', 4, { local: 1 }), 0);
+    const unmatched = used(cand('unmatched', [], 'a = a', 1, { sparse: 0 }), 9);
+    const p = [popular, fresh, unmatched];
+    const g = (c: RerankCandidate) => f(query, c, p);
+    expect(g(fresh)('local')).toBe(1);
+    expect(g(popular)('local')).toBe(0);
+    expect(g(popular)('sparse_log')).toBeCloseTo(Math.log1p(8));
+    expect(g(fresh)('pool_sparse_max')).toBeCloseTo(Math.log1p(8));
+    expect(g(fresh)('pool_sparse_found')).toBeCloseTo(2 / 3);
+    const mean = (Math.log1p(99) + Math.log1p(0) + Math.log1p(9)) / 3;
+    expect(g(unmatched)('pool_mean_log_uses')).toBeCloseTo(mean);
+    expect(g(popular)('log_uses_rel')).toBeCloseTo(Math.log1p(99) - mean);
+    expect(g(popular)('log_uses_rank')).toBe(0);
+    expect(g(fresh)('log_uses_rank')).toBe(1);
+    expect(g(fresh)('uses_low')).toBe(1);
+    expect(g(popular)('uses_low')).toBe(0);
+    // a new premise with half the best lexical score: its own flag and the pool's
+    expect(g(fresh)('low_use_lexical')).toBe(0.5);
+    expect(g(popular)('low_use_lexical')).toBe(0);
+    expect(g(popular)('pool_low_use_lexmax')).toBe(0.5);
+    expect(g(popular)('pool_dense_max')).toBe(0); // no dense scores in this pool
+    const withDense = [used(cand('d', [], 'x = x', 1, { dense: 0.7 }), 1), used(cand('e', [], 'x = x', 2, { dense: 0.2 }), 1)];
+    expect(f(query, withDense[1]!, withDense)('pool_dense_max')).toBeCloseTo(0.7);
+    expect(f(query, withDense[1]!, withDense)('pool_low_use_lexmax')).toBe(1);
+  });
+
   it('encodes kinds one-hot', () => {
     expect(f(query, mulComm, pool)('kind_def')).toBe(1);
     expect(f(query, mulComm, pool)('kind_theorem')).toBe(0);

@@ -4,12 +4,15 @@
 
 Input: files written by `premise-lsp rerank-data` (a header line naming the
 features, then one line per query: split, nGold, labels[50], features[50][F]).
-Model: standardised features -> MLP (F -> H -> H/2 -> 1), trained with a listwise
-softmax loss over each query's candidates (target: uniform over the positives).
+Model: standardised features -> linear + MLP (F -> H -> H/2 -> 1), starting at the
+first stage's order (a residual), trained with a listwise softmax loss over each
+query's candidates (target over the positives weighted against popularity).
 Output: model.onnx (input `features` float32 [N, F] of standardised features ->
 `scores` [N]) and reranker.json (feature names/order, mean/std, default flag,
 metrics). Queries from the `val` split are never trained on; a slice of the
-training files (stable hash of the file mod 20 == 1) picks the epoch.
+training files (stable hash of the file mod 20 == 1) picks the epoch, the size and the
+popularity weighting, on all its queries and on its new-premise proxy (only positives
+with fewer than --low-uses uses count).
 """
 import argparse, hashlib, json, math, os, sys, time
 
@@ -85,22 +88,51 @@ def metrics(scores, Y, M, G):
 
 
 class MLP(nn.Module):
-    def __init__(self, F, hidden):
+    """A linear scorer plus (hidden > 0) an MLP on top of it. With `base` = (index, weight)
+    the linear part starts as the first stage's own order (weight on the standardised
+    `fused_norm`) and the MLP's last layer starts at zero: training begins at the first
+    stage and learns a residual, and the dev split may keep epoch 0 (no change)."""
+
+    def __init__(self, F, hidden, base=None):
         super().__init__()
-        if hidden == 0:
-            self.net = nn.Linear(F, 1)
-        else:
-            self.net = nn.Sequential(nn.Linear(F, hidden), nn.ReLU(), nn.Linear(hidden, hidden // 2), nn.ReLU(), nn.Linear(hidden // 2, 1))
+        self.lin = nn.Linear(F, 1)
+        self.mlp = None
+        if hidden > 0:
+            self.mlp = nn.Sequential(nn.Linear(F, hidden), nn.ReLU(), nn.Linear(hidden, hidden // 2), nn.ReLU(), nn.Linear(hidden // 2, 1))
+        if base is not None:
+            with torch.no_grad():
+                self.lin.weight.zero_()
+                self.lin.bias.zero_()
+                self.lin.weight[0, base[0]] = base[1]
+                if self.mlp is not None:
+                    self.mlp[-1].weight.zero_()
+                    self.mlp[-1].bias.zero_()
 
     def forward(self, features):
-        return self.net(features).squeeze(-1)
+        out = self.lin(features)
+        if self.mlp is not None:
+            out = out + self.mlp(features)
+        return out.squeeze(-1)
 
 
-def listwise_loss(scores, Y, M):
+def listwise_loss(scores, T, M, qw=None):
+    """Softmax over the pool against target T (rows sum to 1), per-query weights qw."""
     s = scores.masked_fill(~M, -1e9)
     logp = torch.log_softmax(s, dim=1)
-    target = Y / Y.sum(1, keepdim=True)
-    return -(target * logp).sum(1).mean()
+    per = -(T * logp).sum(1)
+    if qw is None:
+        return per.mean()
+    return (per * qw).sum() / qw.sum()
+
+
+def targets(Y, uses, beta, low_boost, low_uses):
+    """Listwise targets and query weights that do not reward popularity alone: each positive
+    weighs (1+uses)^-beta within its query, and queries with a new (low-use) positive weigh
+    1 + low_boost. beta = low_boost = 0 is the plain uniform target."""
+    w = Y * np.power(1.0 + uses, -beta)
+    T = w / np.maximum(w.sum(1, keepdims=True), 1e-12)
+    qw = 1.0 + low_boost * ((Y > 0) & (uses < low_uses)).any(1)
+    return T.astype(np.float32), qw.astype(np.float32)
 
 
 def predict(model, X):
@@ -110,34 +142,59 @@ def predict(model, X):
     return np.concatenate(out) if out else np.zeros((0, TOP), np.float32)
 
 
-def train(Xtr, Ytr, Mtr, dev, F, hidden, epochs, lr, seed):
+def select_score(model_or_scores, dev, dev_low, first):
+    """Dev criterion: gains in R@10 + nDCG@10 over the first stage on all dev queries and on
+    the new-premise proxy (only low-use positives count), both kept; the worse of the two gains
+    decides ties to safety."""
+    p = model_or_scores
+    m = metrics(p[0], *dev[1:])
+    ml = metrics(p[1], *dev_low[1:]) if dev_low is not None else m
+    g_all = m['R@10'] + m['nDCG@10'] - first[0]
+    g_low = ml['R@10'] + ml['nDCG@10'] - first[1]
+    return g_all + g_low + min(g_all, g_low), m, ml
+
+
+def train(Xtr, T, qw, Mtr, dev, dev_low, first, F, hidden, epochs, lr, seed, base):
     torch.manual_seed(seed)
     np.random.seed(seed)
-    keep = Ytr.sum(1) > 0  # queries without a positive in the pool carry no listwise signal
-    Xt, Yt, Mt = (torch.from_numpy(a[keep]) for a in (Xtr, Ytr, Mtr))
-    model = MLP(F, hidden)
+    keep = T.sum(1) > 0  # queries without a positive in the pool carry no listwise signal
+    Xt, Tt, Mt, Wt = (torch.from_numpy(a[keep]) for a in (Xtr, T, Mtr, qw))
+    model = MLP(F, hidden, base)
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
-    best, best_state = -1.0, None
+    evaluate = lambda: select_score((predict(model, dev[0]), predict(model, dev_low[0]) if dev_low is not None else None), dev, dev_low, first)
+    best, best_m, best_state, best_ep = -1e9, None, None, 0
+    if base is not None:  # epoch 0 = the first stage itself
+        best, best_m, _ = evaluate()
+        best_state = {k: v.clone() for k, v in model.state_dict().items()}
     for ep in range(epochs):
         model.train()
         perm = torch.randperm(len(Xt))
         total = 0.0
         for i in range(0, len(perm), 256):
             idx = perm[i:i + 256]
-            loss = listwise_loss(model(Xt[idx]), Yt[idx], Mt[idx])
+            loss = listwise_loss(model(Xt[idx]), Tt[idx], Mt[idx], Wt[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
             total += loss.item() * len(idx)
         sched.step()
-        m = metrics(predict(model, dev[0]), *dev[1:])
-        score = m['R@10'] + m['nDCG@10']
-        log(f'hidden {hidden} epoch {ep + 1}/{epochs}: loss {total / len(Xt):.4f}  dev R@10 {m["R@10"]:.4f} nDCG@10 {m["nDCG@10"]:.4f} MRR {m["MRR"]:.4f}')
+        score, m, ml = evaluate()
+        log(f'hidden {hidden} epoch {ep + 1}/{epochs}: loss {total / len(Xt):.4f}  dev R@10 {m["R@10"]:.4f} nDCG@10 {m["nDCG@10"]:.4f}'
+            f'  dev-new R@10 {ml["R@10"]:.4f} nDCG@10 {ml["nDCG@10"]:.4f}  criterion {score:+.4f}')
         if score > best:
-            best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
+            best, best_m, best_state, best_ep = score, m, {k: v.clone() for k, v in model.state_dict().items()}, ep + 1
     model.load_state_dict(best_state)
-    return model, best
+    return model, best, best_ep
+
+
+def low_use_view(X, Y, M, uses, low_uses):
+    """The new-premise proxy: queries with a low-use positive in the pool, where only the
+    low-use positives count (gold = those in the pool). Mimics a proof that cites lemmas
+    just added to the library, without looking at any benchmark."""
+    Yl = Y * (uses < low_uses)
+    sel = Yl.sum(1) > 0
+    return X[sel], Yl[sel], M[sel], Yl[sel].sum(1)
 
 
 def export(model, F, path):
@@ -152,7 +209,16 @@ def main():
     ap.add_argument('features', nargs='+')
     ap.add_argument('--out', required=True)
     ap.add_argument('--hidden', type=int, nargs='+', default=[0, 64], help='0 = logistic (linear) scorer; the best on dev is kept')
-    ap.add_argument('--epochs', type=int, default=12)
+    ap.add_argument('--beta', type=float, nargs='+', default=[0.5, 1.0],
+                    help='positive weights (1+uses)^-beta within a query (popularity debiasing); the best on dev is kept')
+    ap.add_argument('--low-boost', type=float, nargs='+', default=[2.0],
+                    help='extra weight of queries with a low-use positive; the best on dev is kept')
+    ap.add_argument('--low-uses', type=int, default=5, help='"new" premise: fewer uses than this (rerank-features LOW_USES)')
+    ap.add_argument('--base', type=float, default=1.0,
+                    help='start from the first stage: initial weight on the standardised fused_norm (0 = plain init, no residual)')
+    ap.add_argument('--epochs', type=int, default=6)
+    ap.add_argument('--shrink', type=float, nargs='+', default=[0.25, 0.5, 0.75, 1.0],
+                    help='with --base: scales of the learned residual (the first-stage part stays); the best on dev is kept')
     ap.add_argument('--lr', type=float, default=2e-3)
     ap.add_argument('--seed', type=int, default=13)
     ap.add_argument('--max-train', type=int, default=None)
@@ -198,13 +264,48 @@ def main():
     Xtr, Xdev, Xval = norm(tr), norm(dev), norm(val)
     dev_n = (Xdev, dev[1], dev[2], dev[3])
 
+    # the new-premise proxy (dev and val): only low-use positives count
+    ui = names.index('log_uses')
+    raw_uses = lambda a: np.expm1(np.maximum(a[0][:, :, ui], 0))
+    dev_low = low_use_view(Xdev, dev[1], dev[2], raw_uses(dev), args.low_uses)
+    val_low = low_use_view(Xval, val[1], val[2], raw_uses(val), args.low_uses)
+    pool_order = lambda n: -np.tile(np.arange(TOP, dtype=np.float32), (n, 1))
+    m0 = metrics(pool_order(len(Xdev)), *dev_n[1:])
+    m0l = metrics(pool_order(len(dev_low[0])), *dev_low[1:])
+    first = (m0['R@10'] + m0['nDCG@10'], m0l['R@10'] + m0l['nDCG@10'])
+    log(f'dev first stage R@10 {m0["R@10"]:.4f} nDCG@10 {m0["nDCG@10"]:.4f}; dev-new ({len(dev_low[0])} queries) R@10 {m0l["R@10"]:.4f} nDCG@10 {m0l["nDCG@10"]:.4f}')
+    base = (names.index('fused_norm'), args.base) if args.base > 0 else None
+    tr_uses = raw_uses(tr)
+
     best = None
-    for h in args.hidden:
-        model, score = train(Xtr, train_labels, tr[2], dev_n, F, h, args.epochs, args.lr, args.seed)
-        if best is None or score > best[1]:
-            best = (model, score, h)
-    model, _, hidden = best
-    log(f'kept hidden={hidden} ({"logistic" if hidden == 0 else "MLP"})')
+    grid = []
+    for beta in args.beta:
+        for boost in args.low_boost:
+            T, qw = targets(train_labels, tr_uses, beta, boost, args.low_uses)
+            for h in args.hidden:
+                model, score, ep = train(Xtr, T, qw, tr[2], dev_n, dev_low, first, F, h, args.epochs, args.lr, args.seed, base)
+                log(f'config hidden={h} beta={beta} low_boost={boost}: dev criterion {score:+.4f} (epoch {ep})')
+                grid.append({'hidden': h, 'beta': beta, 'lowBoost': boost, 'devCriterion': round(score, 4), 'epoch': ep})
+                if best is None or score > best[1]:
+                    best = (model, score, h, beta, boost, ep)
+    model, _, hidden, beta, boost, best_ep = best
+    log(f'kept hidden={hidden} ({"logistic" if hidden == 0 else "MLP"}) beta={beta} low_boost={boost} epoch={best_ep}')
+    shrink = 1.0
+    if base is not None:
+        # how far to move from the first stage: scale the learned residual by the dev split's choice
+        trained = {k: v.clone() for k, v in model.state_dict().items()}
+        start = MLP(F, hidden, base).state_dict()
+        def blend(lam):
+            model.load_state_dict({k: start[k] + lam * (trained[k] - start[k]) if k.startswith('lin.') or k.startswith(f'mlp.{len(model.mlp) - 1 if model.mlp is not None else 0}.') else trained[k] for k in trained})
+        choices = []
+        for lam in args.shrink:
+            blend(lam)
+            sc, m, ml = select_score((predict(model, Xdev), predict(model, dev_low[0])), dev_n, dev_low, first)
+            choices.append((sc, lam))
+            log(f'residual x{lam}: dev R@10 {m["R@10"]:.4f} nDCG@10 {m["nDCG@10"]:.4f}  dev-new R@10 {ml["R@10"]:.4f} nDCG@10 {ml["nDCG@10"]:.4f}  criterion {sc:+.4f}')
+        shrink = max(choices)[1]
+        blend(shrink)
+        log(f'kept residual x{shrink}')
 
     # held-out comparison, per input file: first-stage order (pool order) vs reranked.
     # The first file is the first stage the model ships for: it decides `default`.
@@ -223,7 +324,12 @@ def main():
             log(f'val [{os.path.basename(path)}] {label:12s} ' + '  '.join(f'{k} {v:.4f}' for k, v in m.items()))
     main_val = next(iter(per_file.values()))
     m_first, m_rerank = main_val['firstStage'], main_val['reranked']
-    on = m_rerank['R@10'] > m_first['R@10'] and m_rerank['nDCG@10'] > m_first['nDCG@10']
+    vl_first = metrics(pool_order(len(val_low[0])), *val_low[1:])
+    vl_rerank = metrics(predict(model, val_low[0]), *val_low[1:])
+    for label, m in (('first stage', vl_first), ('reranked', vl_rerank)):
+        log(f'val-new ({len(val_low[0])} queries) {label:12s} ' + '  '.join(f'{k} {v:.4f}' for k, v in m.items()))
+    rises = lambda a, b: b['R@10'] >= a['R@10'] and b['nDCG@10'] >= a['nDCG@10']
+    on = rises(m_first, m_rerank) and rises(vl_first, vl_rerank) and m_rerank != m_first
     if args.default != 'auto':
         log(f'default forced to {args.default} (validation alone says {on})')
         on = args.default == 'true'
@@ -246,9 +352,15 @@ def main():
         'trainedOn': {
             'firstStage': first_stage,
             'model': 'logistic' if hidden == 0 else f'MLP {F}-{hidden}-{hidden // 2}-1 (ReLU)',
-            'loss': 'listwise softmax (uniform target over positives)',
+            'loss': 'listwise softmax; target over positives ∝ (1+uses)^-beta, queries with a low-use positive weigh 1+lowBoost',
             'positives': 'theorem/lemma refs only' if args.lemma_positives else 'every ref',
             'droppedFeatures': args.drop_features,
+            'residual': f'starts at the first stage (weight {args.base} on standardised fused_norm), MLP last layer 0' if base else None,
+            'positiveWeights': {'beta': beta, 'lowBoost': boost, 'lowUses': args.low_uses},
+            'epoch': best_ep,
+            'residualScale': shrink,
+            'grid': grid,
+            'valNew': {'queries': int(len(val_low[0])), 'firstStage': vl_first, 'reranked': vl_rerank},
             'queries': {'train': len(qs['train']), 'dev': len(qs['dev']), 'val': len(qs['val'])},
             'val': per_file,
             'trainSeconds': round(time.time() - t0),

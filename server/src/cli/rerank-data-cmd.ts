@@ -33,6 +33,16 @@ export function stableHash(s: string): number {
 
 export const isValidationFile = (file: string) => stableHash(file) % VAL_MOD === 0;
 
+/** A premise as if the query theorem's proof (one of its uses) were not in the library yet. */
+export function withoutOwnUse<T extends { uses: number }>(p: T): T {
+  return { ...p, uses: Math.max(0, p.uses - 1) };
+}
+
+/** Whether a training query is searched without its file context (`pct` percent of them, by a stable hash; never validation queries). */
+export function withoutContext(q: { name: string; split: 'train' | 'val' }, pct: number): boolean {
+  return q.split === 'train' && stableHash(`context:${q.name}`) % 100 < pct;
+}
+
 /** A theorem statement as the proof state at its start. */
 export function statementState(r: Pick<PremiseRecord, 'args' | 'goal'>): string {
   const hyps = r.args.map(binderToHyp).join('\n');
@@ -70,6 +80,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
     holdout: { type: 'string' },
     'val-dojo': { type: 'string' },
     encoder: { type: 'string' },
+    'no-context': { type: 'string' },
   });
   if (!values.index || !values.records || !values.out) throw new UsageError('rerank-data needs --index DIR --records FILE --out FILE');
   const limit = intOption(values.limit, 'limit', Number.MAX_SAFE_INTEGER);
@@ -78,6 +89,8 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
   const holdout = new Set(readLines(holdoutFile).map((l) => l.trim()));
   const mode = choice(values.mode, 'mode', MODES);
+  const noContext = values['no-context'] === '0' ? 0 : intOption(values['no-context'], 'no-context', 50);
+  if (noContext > 100) throw new UsageError('--no-context is a percentage (0-100)');
 
   const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
   const firstStage = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
@@ -114,12 +127,18 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
     for (let i = 0; i < chosen.length; i++) {
       const q = chosen[i]!;
       // searched as `eval` does: as if proving the theorem at its place in its file
-      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, ...provingIn(engine, files, q.name) });
-      const pool = hits.map((h) => ({ info: h, parts: h.parts, score: h.score }));
+      // some training queries lose their file context (nothing nearby), as a statement typed in a
+      // scratch file or a benchmark without positions: their new premises are not local there
+      const where = provingIn(engine, files, q.name);
+      const context = !withoutContext(q, noContext);
+      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, ...where, ...(context ? {} : { nearby: undefined }) });
+      // the index counts this theorem's own proof among its premises' uses; a user proving a
+      // new theorem has no such use, so it is taken back (else every positive has ≥ 1 use)
+      const pool = hits.map((h) => ({ info: q.gold.has(h.name) ? withoutOwnUse(h) : h, parts: h.parts, score: h.score }));
       const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
       if (labels.some((l) => l)) withPositive++;
       const rows = featureRows(q.text, pool).map((r) => Array.from(r, round));
-      await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, nGold: q.gold.size, labels, features: rows }));
+      await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, context, nGold: q.gold.size, labels, features: rows }));
       if (dojo && q.split === 'val') {
         const premises = [...q.gold].map((n) => ({ full_name: n }));
         await write(dojo, JSON.stringify({ id: q.name, theorem: q.name, split: 'rerank-val', state_before: q.text, premises }));

@@ -109,6 +109,8 @@ theorem of the records, with feature rows and 0/1 labels.
   --mode M             the first stage: bm25, dense or hybrid (default: hybrid when the index has vectors)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
   --val-dojo FILE      also write the validation queries in LeanDojo form
+  --no-context PCT     percent of training queries searched without their file's earlier
+                       declarations as nearby (default: 50; validation queries always have them)
   --encoder DIR        the query encoder (default: the one the index was built with)
 
 example:

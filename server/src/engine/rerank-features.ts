@@ -59,7 +59,22 @@ export const FEATURE_NAMES: readonly string[] = [
   'rewritable',
   'query_goal_len',
   'query_hyps',
+  // locality, raw lexical strength and the pool as a whole: when popularity misleads
+  'local',
+  'sparse_log',
+  'pool_sparse_max',
+  'pool_sparse_found',
+  'pool_dense_max',
+  'pool_mean_log_uses',
+  'log_uses_rel',
+  'log_uses_rank',
+  'uses_low',
+  'low_use_lexical',
+  'pool_low_use_lexmax',
 ];
+
+/** Fewer uses than this make a premise "new" (`uses_low`, `low_use_lexical`). */
+export const LOW_USES = 5;
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
@@ -253,6 +268,12 @@ interface PoolContext {
   sparseRank: Map<RerankCandidate, number>;
   denseRank: Map<RerankCandidate, number>;
   graphRank: Map<RerankCandidate, number>;
+  usesRank: Map<RerankCandidate, number>;
+  /** Share of the pool with a lexical (BM25) score. */
+  sparseFound: number;
+  meanLogUses: number;
+  /** The best `sparse / maxSparse` among the pool's new (low-use) premises. */
+  lowUseLexMax: number;
   n: number;
 }
 
@@ -271,7 +292,11 @@ function poolContext(pool: readonly RerankCandidate[]): PoolContext {
   let minDense = Infinity;
   let maxDense = -Infinity;
   let maxGraph = 0;
+  let found = 0;
+  let sumLogUses = 0;
   for (const c of pool) {
+    if ((c.parts.sparse ?? 0) > 0) found++;
+    sumLogUses += Math.log1p(c.info.uses);
     maxGraph = Math.max(maxGraph, c.parts.graph ?? 0);
     minFused = Math.min(minFused, c.score);
     maxFused = Math.max(maxFused, c.score);
@@ -281,7 +306,14 @@ function poolContext(pool: readonly RerankCandidate[]): PoolContext {
       maxDense = Math.max(maxDense, c.parts.dense);
     }
   }
+  let lowUseLexMax = 0;
+  if (maxSparse > 0) for (const c of pool) if (c.info.uses < LOW_USES) lowUseLexMax = Math.max(lowUseLexMax, (c.parts.sparse ?? 0) / maxSparse);
+  const n = pool.length;
   return {
+    sparseFound: n ? found / n : 0,
+    meanLogUses: n ? sumLogUses / n : 0,
+    lowUseLexMax,
+    usesRank: ranks(pool, (c) => c.info.uses),
     minFused,
     maxFused,
     maxSparse,
@@ -377,6 +409,21 @@ function row(qc: QueryContext, pc: PoolContext, c: RerankCandidate, qHyps: numbe
   put(rewritable ? 1 : 0);
   put(Math.log1p(qc.goalLen));
   put(Math.log1p(qHyps));
+
+  // locality, raw lexical strength, the pool
+  const sparseNorm = pc.maxSparse > 0 ? (c.parts.sparse ?? 0) / pc.maxSparse : 0;
+  const low = info.uses < LOW_USES ? 1 : 0;
+  put(c.parts.local ? 1 : 0);
+  put(Math.log1p(c.parts.sparse ?? 0));
+  put(Math.log1p(pc.maxSparse));
+  put(pc.sparseFound);
+  put(pc.maxDense > -Infinity ? pc.maxDense : 0);
+  put(pc.meanLogUses);
+  put(Math.log1p(info.uses) - pc.meanLogUses);
+  put((pc.usesRank.get(c) ?? pc.n) / denom);
+  put(low);
+  put(low * sparseNorm);
+  put(pc.lowUseLexMax);
   return f;
 }
 

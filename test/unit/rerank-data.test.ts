@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { withoutContext, withoutOwnUse } from '../../server/src/cli/rerank-data-cmd.js';
+
+describe('rerank-data training rows', () => {
+  it("take the query theorem's own use back from its positives (a new proof is not in the library yet)", () => {
+    expect(withoutOwnUse({ name: 'Nat.succ_le_iff', uses: 12 })).toEqual({ name: 'Nat.succ_le_iff', uses: 11 });
+    // a premise cited only by the query theorem is new to the user: 0 uses, never negative
+    expect(withoutOwnUse({ name: 'fresh', uses: 1 }).uses).toBe(0);
+    expect(withoutOwnUse({ name: 'odd', uses: 0 }).uses).toBe(0);
+  });
+});
+
+describe('rerank-data file context', () => {
+  it('searches a stable share of training queries without their file context, never validation queries', () => {
+    const names = Array.from({ length: 400 }, (_, i) => `Foo.lemma_${i}`);
+    const share = (pct: number) => names.filter((name) => withoutContext({ name, split: 'train' }, pct)).length / names.length;
+    expect(share(0)).toBe(0);
+    expect(share(100)).toBe(1);
+    expect(share(50)).toBeGreaterThan(0.4);
+    expect(share(50)).toBeLessThan(0.6);
+    expect(names.map((name) => withoutContext({ name, split: 'train' }, 50))).toEqual(names.map((name) => withoutContext({ name, split: 'train' }, 50)));
+    expect(names.some((name) => withoutContext({ name, split: 'val' }, 100))).toBe(false);
+  });
+});
