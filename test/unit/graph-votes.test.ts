@@ -70,6 +70,17 @@ describe('Engine graph votes (hybrid)', () => {
     expect(await names(e, { mode: 'hybrid', exclude: ['foo_bar_le'] })).toContain('sq_sum');
   });
 
+  it('does not count an excluded theorem’s proof among its premises’ uses (prior, hits)', async () => {
+    const e = new Engine([segmentOf(LIB)]);
+    const uses = async (opts = {}) => (await e.search('⊢ a ^ 2 = a * a', { k: 20, mode: 'bm25', ...opts })).find((h) => h.name === 'sq_sum');
+    const all = await uses();
+    expect(all?.uses).toBe(2);
+    const without = await uses({ exclude: ['foo_bar_le'] });
+    expect(without?.uses).toBe(1);
+    expect(without!.parts.prior).toBeCloseTo(Math.log1p(1));
+    expect((await uses({ exclude: ['foo_bar_le', 'foo_bar_lt'] }))?.uses).toBe(0);
+  });
+
   it('hides premises not yet in scope but lets their proofs vote', async () => {
     const e = new Engine([segmentOf(LIB)]);
     const got = await names(e, { mode: 'hybrid', hidden: ['foo_bar_le', 'foo_bar_lt'] });

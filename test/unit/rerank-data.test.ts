@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutContext, withoutOwnUse } from '../../server/src/cli/rerank-data-cmd.js';
-
-describe('rerank-data training rows', () => {
-  it("take the query theorem's own use back from its positives (a new proof is not in the library yet)", () => {
-    expect(withoutOwnUse({ name: 'Nat.succ_le_iff', uses: 12 })).toEqual({ name: 'Nat.succ_le_iff', uses: 11 });
-    // a premise cited only by the query theorem is new to the user: 0 uses, never negative
-    expect(withoutOwnUse({ name: 'fresh', uses: 1 }).uses).toBe(0);
-    expect(withoutOwnUse({ name: 'odd', uses: 0 }).uses).toBe(0);
-  });
-});
+import { withoutContext } from '../../server/src/cli/rerank-data-cmd.js';
 
 describe('rerank-data file context', () => {
   it('searches a stable share of training queries without their file context, never validation queries', () => {

@@ -33,11 +33,6 @@ export function stableHash(s: string): number {
 
 export const isValidationFile = (file: string) => stableHash(file) % VAL_MOD === 0;
 
-/** A premise as if the query theorem's proof (one of its uses) were not in the library yet. */
-export function withoutOwnUse<T extends { uses: number }>(p: T): T {
-  return { ...p, uses: Math.max(0, p.uses - 1) };
-}
-
 /** Whether a training query is searched without its file context (`pct` percent of them, by a stable hash; never validation queries). */
 export function withoutContext(q: { name: string; split: 'train' | 'val' }, pct: number): boolean {
   return q.split === 'train' && stableHash(`context:${q.name}`) % 100 < pct;
@@ -132,9 +127,9 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
       const where = provingIn(engine, files, q.name);
       const context = !withoutContext(q, noContext);
       const hits = await engine.search(q.text, { k: TOP, mode: firstStage, ...where, ...(context ? {} : { nearby: undefined }) });
-      // the index counts this theorem's own proof among its premises' uses; a user proving a
-      // new theorem has no such use, so it is taken back (else every positive has ≥ 1 use)
-      const pool = hits.map((h) => ({ info: q.gold.has(h.name) ? withoutOwnUse(h) : h, parts: h.parts, score: h.score }));
+      // the query theorem is excluded, so its own proof is not counted among its premises' uses
+      // (a user proving a new theorem has no such use; else every positive would have ≥ 1)
+      const pool = hits.map((h) => ({ info: h, parts: h.parts, score: h.score }));
       const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
       if (labels.some((l) => l)) withPositive++;
       const rows = featureRows(q.text, pool).map((r) => Array.from(r, round));

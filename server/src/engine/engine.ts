@@ -95,10 +95,19 @@ export class Candidate {
     readonly id: number,
     readonly order: number,
     readonly parts: ScoreParts,
+    /** Uses that the excluded theorems' own proofs account for (see `ownUses`). */
+    readonly usesTaken = 0,
   ) {}
 
+  /** How many proofs use it, the excluded theorems' not counted. */
+  get uses(): number {
+    return Math.max(0, this.seg.usesOf(this.id) - this.usesTaken);
+  }
+
   get info(): PremiseInfo {
-    return (this.cached ??= this.seg.table.get(this.id));
+    if (this.cached) return this.cached;
+    const info = this.seg.table.get(this.id);
+    return (this.cached = this.usesTaken ? { ...info, uses: Math.max(0, info.uses - this.usesTaken) } : info);
   }
 }
 
@@ -203,6 +212,29 @@ export class Engine implements PremiseSearch {
       }
     }
     this.updateMaxUses();
+  }
+
+  /**
+   * What the excluded theorems' own proofs add to use counts, by candidate order.
+   * An excluded theorem is never evidence (types.ts, `exclude`), and its proof's
+   * uses are evidence too: the theorem being proved has no proof yet (in the
+   * index, an evaluation query's theorem would otherwise vote for its own gold
+   * premises through the popularity prior). Invariant tested in engine.test.ts.
+   */
+  private ownUses(exclude: readonly string[], view: View): Map<number, number> {
+    const taken = new Map<number, number>();
+    for (const name of exclude) {
+      const loc = this.locate(name, view);
+      if (!loc) continue;
+      const seen = new Set<number>();
+      for (const r of this.refTargets(loc, view)) {
+        const order = orderOf(view.segs.indexOf(r.seg), r.id);
+        if (seen.has(order)) continue;
+        seen.add(order);
+        taken.set(order, (taken.get(order) ?? 0) + 1);
+      }
+    }
+    return taken;
   }
 
   private updateMaxUses(): void {
@@ -414,6 +446,7 @@ export class Engine implements PremiseSearch {
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs, tq?.lean) : undefined;
     const pool = Math.max(POOL, k);
     const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
+    const taken = this.ownUses(opts.exclude ?? [], view);
     // hidden lists can be long (a file's later declarations): test candidates' names, not every listed name's place
     const hidden = opts.hidden?.length ? new Set(opts.hidden) : undefined;
     const filtered = (seg: Segment, id: number) => {
@@ -438,12 +471,13 @@ export class Engine implements PremiseSearch {
       const order = orderOf(segIndex, id);
       let c = cands.get(order);
       if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
-      const parts: ScoreParts = { prior: Math.log1p(seg.usesOf(id)) };
+      const parts: ScoreParts = {};
       if (sparse) parts.sparse = seg.acc[id]!;
       if (informal) parts.informal = seg.informalAcc[id]!;
       if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.table.name(id));
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
-      cands.set(order, (c = new Candidate(seg, id, order, parts)));
+      cands.set(order, (c = new Candidate(seg, id, order, parts, taken.get(order))));
+      parts.prior = Math.log1p(c.uses);
       return c;
     };
     const neighbours: Neighbour[] = [];
@@ -502,7 +536,7 @@ export class Engine implements PremiseSearch {
         name: c.parts.name,
         graph: c.parts.graph,
         local: c.parts.local,
-        uses: c.seg.usesOf(c.id),
+        uses: c.uses,
       })),
       mode,
       this.maxUses,
