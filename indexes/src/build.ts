@@ -4,13 +4,13 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
-import { extractSource } from './extract/extract.js';
+import { extractFiles, type ParallelOptions } from './extract/parallel.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
-import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
+import { discoverSources, type DiscoverOptions } from './extract/walk.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { buildSparseFields } from './sparse/fields.js';
@@ -18,12 +18,10 @@ import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, type Manifes
 import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
+import { phaseTimer } from './profile.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export type { OnProgress, Progress } from './progress.js';
-
-/** Files above this size are skipped (generated or binary files, not libraries). */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface Corpus {
   records: PremiseRecord[];
@@ -44,60 +42,38 @@ function isOwnFile(path: string, inputs: string[]): boolean {
   });
 }
 
-function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[]; skipped?: boolean } {
-  // stat first: a FIFO or device would block or never end when read, a huge file is not a library
-  const st = statSync(f.path);
-  if (!st.isFile()) return { decls: [], warnings: [`${f.path}: skipped, not a regular file`], skipped: true };
-  if (st.size > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
-  const buf = readFileSync(f.path);
-  if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
-  const text = buf.toString('utf8');
-  if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`], skipped: true };
-  const r = extractSource(text, f);
-  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
-}
-
 /**
- * Fresh copies of a declaration's strings. Substrings of the file's text keep
- * the whole text alive (V8 sliced strings), and in two-byte form when the file
- * has any non-Latin-1 character; copies through UTF-8 are flat and one-byte
- * when they can be. On Mathlib this is most of the extraction's memory.
+ * Extracts every discovered file (on worker threads when there are many, see
+ * ./extract/parallel.ts; the result is the same). Files that are not read (not
+ * regular files, over 4 MiB, binary, unreadable) are counted in `skippedFiles`,
+ * each with a warning.
  */
-function compact(d: ExtractedDecl): ExtractedDecl {
-  const c = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
-  const out: ExtractedDecl = { ...d, name: c(d.name), statement: c(d.statement), goal: c(d.goal), args: d.args.map(c), refs: d.refs.map(c) };
-  if (d.doc !== undefined) out.doc = c(d.doc);
-  if (d.origin !== undefined) out.origin = c(d.origin);
-  if (d.attrs !== undefined) out.attrs = d.attrs.map(c);
-  if (d.context !== undefined) out.context = c(d.context);
-  return out;
-}
-
-/**
- * Extracts every discovered file. Files that are not read (not regular files, over
- * 4 MiB, binary, unreadable) are counted in `skippedFiles`, each with a warning.
- */
-export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}, external: Iterable<string> = []): Corpus {
+export async function extractCorpus(
+  inputs: string[],
+  onProgress?: OnProgress,
+  discover: DiscoverOptions = {},
+  external: Iterable<string> = [],
+  parallel: ParallelOptions = {},
+): Promise<Corpus> {
+  const prof = phaseTimer('extract');
   const { files, warnings, skipped } = discoverSources(inputs, discover);
   warnings.push(...skipped);
+  prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
   let skippedFiles = skipped.length;
-  files.forEach((f, i) => {
-    try {
-      const r = extractFile(f);
-      decls.push(...r.decls);
-      if (isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
-      warnings.push(...r.warnings);
-      if (r.skipped) skippedFiles++;
-    } catch (e) {
-      skippedFiles++;
-      warnings.push(`${f.path}: skipped (${(e as Error).message})`);
-    }
+  await extractFiles(files, (i, r) => {
+    const f = files[i]!;
+    for (const d of r.decls) decls.push(d);
+    if (!r.skipped && isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
+    warnings.push(...r.warnings);
+    if (r.skipped) skippedFiles++;
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
-  });
+  }, parallel);
+  prof.lap('read+extract');
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
   const records = resolveRefs(decls, external);
+  prof.lap('resolve');
   const duplicates = decls.length - records.length;
   decls.length = 0;
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
@@ -144,17 +120,21 @@ const memtrace = (step: string) => {
 
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
+  const prof = phaseTimer('build');
   const external = externalNames(opts.resolveAgainst ?? []);
-  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
+  const corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
   memtrace('extracted');
+  prof.lap('extract+resolve');
   await opts.enrich?.(corpus.records, corpus.own);
   const infos = toInfos(corpus.records);
   const xrefs = externalRefs(corpus.records, external);
   external.clear();
   memtrace('infos');
+  prof.lap('infos+external');
   // records carry the prose context, which infos do not keep
   const { sparse, informal } = buildSparseFields(corpus.records);
   memtrace('bm25');
+  prof.lap('bm25 both');
   let dense: Parameters<typeof writeIndexDir>[1]['dense'];
   if (opts.encoder && infos.length) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
@@ -164,6 +144,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const graph = proofGraph(corpus.records);
   corpus.records.length = 0; // the graph and infos hold what is still needed
   memtrace('graph');
+  prof.lap('graph');
   prepareOutDir(opts.out);
   if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
   const manifest = await writeIndexDir(opts.out, {
@@ -181,6 +162,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
       warnings: corpus.warnings.length,
     },
   }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
+  prof.lap('write');
   return {
     manifest,
     files: corpus.files,

@@ -74,53 +74,99 @@ export class Bm25Index {
     }
   }
 
-  /** Postings from each document's terms; an iterable is consumed one document at a time (a large corpus's terms are never all held). */
+  /**
+   * Postings from each document's terms; an iterable is consumed one document at
+   * a time (a large corpus's terms are never all held). Term ids are given in
+   * order of first occurrence, each term's postings are in document order.
+   * Invariant (test/unit/sparse.test.ts): the same arrays as the plain
+   * Map-per-document build (bm25Reference there).
+   */
   static build(docTerms: Iterable<string[]>): Bm25Index {
     const termIds = new Map<string, number>();
     const vocab: string[] = [];
-    const perTerm: number[][] = []; // flattened [doc, tf, doc, tf, …]
-    const lengths: number[] = [];
+    // per term: the last document it was seen in, its slot in `pairs` there, its document frequency
+    let lastDoc = new Int32Array(1024).fill(-1);
+    let slot = new Uint32Array(1024);
+    let df = new Uint32Array(1024);
+    // (term, tf) of every document, documents one after the other: docStart[d]..docStart[d+1]
+    const pairTerm = new GrowU32();
+    const pairTf = new GrowU32();
+    const docStart = new GrowU32();
+    const lengths = new GrowU32();
     let doc = 0;
     for (const ts of docTerms) {
       lengths.push(ts.length);
-      const tf = new Map<string, number>();
-      for (const t of ts) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [term, f] of tf) {
+      docStart.push(pairTerm.length);
+      for (const term of ts) {
         let id = termIds.get(term);
         if (id === undefined) {
           id = vocab.length;
           termIds.set(term, id);
           vocab.push(term);
-          perTerm.push([]);
+          if (id === lastDoc.length) {
+            lastDoc = grown(lastDoc, -1);
+            slot = grown(slot, 0);
+            df = grown(df, 0);
+          }
         }
-        perTerm[id]!.push(doc, f);
+        if (lastDoc[id] !== doc) {
+          lastDoc[id] = doc;
+          slot[id] = pairTerm.length;
+          pairTerm.push(id);
+          pairTf.push(1);
+          df[id]!++;
+        } else pairTf.data[slot[id]!]!++;
       }
       doc++;
     }
-    const dls = Float32Array.from(lengths);
-    const totalLen = lengths.reduce((a, b) => a + b, 0);
+    docStart.push(pairTerm.length);
+    const dls = Float32Array.from(lengths.view());
+    let totalLen = 0;
+    for (const l of lengths.view()) totalLen += l;
     const avgdl = doc ? totalLen / doc : 1;
     const offsets = new Uint32Array(vocab.length + 1);
     let total = 0;
-    perTerm.forEach((p, i) => {
-      offsets[i] = total;
-      total += p.length / 2;
-    });
+    for (let t = 0; t < vocab.length; t++) {
+      offsets[t] = total;
+      total += df[t]!;
+    }
     offsets[vocab.length] = total;
     const docs = new Uint32Array(total);
     const weights = new Float32Array(total);
-    let k = 0;
-    for (const p of perTerm) {
-      for (let i = 0; i < p.length; i += 2) {
-        const doc = p[i]!;
-        const tf = p[i + 1]!;
-        docs[k] = doc;
-        weights[k] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dls[doc]!) / avgdl));
-        k++;
+    const cursor = offsets.slice(0, vocab.length);
+    const terms = pairTerm.data;
+    const tfs = pairTf.data;
+    const starts = docStart.data;
+    for (let d = 0; d < doc; d++) {
+      for (let k = starts[d]!; k < starts[d + 1]!; k++) {
+        const at = cursor[terms[k]!]!++;
+        const tf = tfs[k]!;
+        docs[at] = d;
+        weights[at] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dls[d]!) / avgdl));
       }
     }
     return new Bm25Index({ vocab: new MapLookup(vocab), offsets, docs, weights, docCount: doc });
   }
+}
+
+/** A growable Uint32Array. */
+class GrowU32 {
+  data = new Uint32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) this.data = grown(this.data, 0);
+    this.data[this.length++] = v;
+  }
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+function grown<T extends Int32Array | Uint32Array>(a: T, fill: number): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  if (fill) b.fill(fill, a.length);
+  return b;
 }
 
 /** Robertson–Spärck Jones IDF with the usual +1 to stay positive. */

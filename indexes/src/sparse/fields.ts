@@ -8,17 +8,20 @@ import { informalText, sparseText } from '../premise-text.js';
 import { englishTerms } from '../informal/english.js';
 import { Bm25Index } from './bm25.js';
 import { terms } from './terms.js';
+import { phaseTimer } from '../profile.js';
 
 type Textual = Parameters<typeof informalText>[0];
 
 /** Terms are made one premise at a time (a corpus's term lists are never all held at once). */
 export function buildSparseFields(premises: readonly Textual[]): { sparse: Bm25Index; informal: Bm25Index } {
-  return {
-    sparse: Bm25Index.build((function* () {
-      for (const p of premises) yield terms(sparseText(p));
-    })()),
-    informal: Bm25Index.build((function* () {
-      for (const p of premises) yield englishTerms(informalText(p));
-    })()),
-  };
+  const prof = phaseTimer('bm25');
+  const sparse = Bm25Index.build((function* () {
+    for (const p of premises) yield terms(sparseText(p));
+  })());
+  prof.lap('formal');
+  const informal = Bm25Index.build((function* () {
+    for (const p of premises) yield englishTerms(informalText(p));
+  })());
+  prof.lap('informal');
+  return { sparse, informal };
 }

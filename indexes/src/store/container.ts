@@ -10,7 +10,12 @@ import { crc32 } from 'node:zlib';
 
 const MAGIC = 'PLSPBIN1';
 
-export type SectionData = Uint8Array | Int8Array | Uint32Array | Float32Array | string;
+export type SectionData = Uint8Array | Int8Array | Uint32Array | Float32Array | string | Utf8Bytes;
+
+/** A `utf8` section given as its encoded bytes (no round trip through a string). */
+export class Utf8Bytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
 type Dtype = 'u8' | 'i8' | 'u32' | 'f32' | 'utf8';
 
 interface SectionHeader {
@@ -31,7 +36,7 @@ export class IndexFileError extends Error {
 }
 
 function dtypeOf(d: SectionData): Dtype {
-  if (typeof d === 'string') return 'utf8';
+  if (typeof d === 'string' || d instanceof Utf8Bytes) return 'utf8';
   if (d instanceof Int8Array) return 'i8';
   if (d instanceof Uint32Array) return 'u32';
   if (d instanceof Float32Array) return 'f32';
@@ -46,8 +51,8 @@ export function writeContainer(file: string, sections: Record<string, SectionDat
   const headers: SectionHeader[] = [];
   let offset = 0;
   for (const [name, data] of Object.entries(sections)) {
-    const buf =
-      typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const bytes = data instanceof Utf8Bytes ? data.bytes : data;
+    const buf = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     headers.push({ name, dtype: dtypeOf(data), offset, bytes: buf.length });
     bodies.push(buf);
     const pad = align8(buf.length) - buf.length;

@@ -7,7 +7,7 @@
 import type { Lang } from '../extract/record.js';
 import { checkGraph, type ProofGraph } from '../graph.js';
 import type { PremiseInfo } from '../premise-info.js';
-import { Container, IndexFileError, type Expected, type SectionData } from './container.js';
+import { Container, IndexFileError, Utf8Bytes, type Expected, type SectionData } from './container.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 
 export { toInfo, type PremiseInfo } from '../premise-info.js';
@@ -25,7 +25,7 @@ export function encodePremises(infos: PremiseInfo[], graph: ProofGraph): Record<
   offsets[infos.length] = at;
   return {
     ...stringSections('names', encodeStrings(infos.map((p) => p.name))),
-    meta: Buffer.concat(chunks).toString('utf8'),
+    meta: new Utf8Bytes(Buffer.concat(chunks)),
     metaOffsets: offsets,
     uses: Uint32Array.from(infos, (p) => p.uses),
     langs: Uint8Array.from(infos, (p) => LANGS.indexOf(p.lang)),
