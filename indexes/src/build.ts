@@ -13,12 +13,14 @@ import { resolveRefs } from './extract/resolve.js';
 import { discoverSources, type DiscoverOptions } from './extract/walk.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
-import { buildSparseFields } from './sparse/fields.js';
-import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, type Manifest } from './store/index-dir.js';
+import { buildFormalField, emptyField } from './sparse/fields.js';
+import { deferredInformal, hasDeferredInformal, informalFromTable, readDeferredInformal, writeDeferredInformal } from './deferred-informal.js';
+import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, writeDenseFiles, writeFieldFile, writeManifest, writePremisesFile, type EncoderRef, type Manifest } from './store/index-dir.js';
 import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { phaseTimer } from './profile.js';
+import type { Bm25Index } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export type { OnProgress, Progress } from './progress.js';
@@ -99,6 +101,12 @@ export interface BuildOptions {
    * `own`: the names the sources declare themselves, not their packages.
    */
   enrich?: (records: PremiseRecord[], own: ReadonlySet<string>) => Promise<void>;
+  /**
+   * Leave the informal field empty and keep what it needs in
+   * `deferred-informal.json`, for addDense to fill in (an index to serve first;
+   * see ./deferred-informal.ts). Only without an encoder.
+   */
+  deferInformal?: boolean;
 }
 
 export interface BuildSummary {
@@ -129,44 +137,59 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const infos = toInfos(corpus.records);
   const xrefs = externalRefs(corpus.records, external);
   external.clear();
-  memtrace('infos');
-  prof.lap('infos+external');
+  const graph = proofGraph(corpus.records);
   // records carry the prose context, which infos do not keep
-  const { sparse, informal } = buildSparseFields(corpus.records);
-  memtrace('bm25');
-  prof.lap('bm25 both');
-  let dense: Parameters<typeof writeIndexDir>[1]['dense'];
-  if (opts.encoder && infos.length) {
+  const contexts = deferredInformal(corpus.records);
+  corpus.records.length = 0; // infos, graph and contexts hold what is still needed
+  const n = infos.length;
+  memtrace('infos');
+  prof.lap('infos+graph');
+  // premises.bin first: the BM25 fields are then built from it a record at a time, without the corpus in memory
+  prepareOutDir(opts.out);
+  const premisesFile = join(opts.out, 'premises.bin');
+  writePremisesFile(opts.out, infos, graph);
+  let dense: { vectors: Float32Array; dim: number; encoder: EncoderRef } | undefined;
+  if (opts.encoder && n) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
     dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
   }
+  infos.length = 0;
+  memtrace('premises');
+  prof.lap('premises+dense');
+  const table = PremiseTable.open(premisesFile);
+  const defer = opts.deferInformal && !opts.encoder;
+  try {
+    writeFieldFile(opts.out, 'sparse.bin', buildFormalField(table.scan()));
+    memtrace('formal');
+    prof.lap('bm25 formal');
+    writeFieldFile(opts.out, 'informal.bin', defer ? emptyField(n) : informalFromTable(table, contexts));
+    memtrace('informal');
+    prof.lap(defer ? 'bm25 informal (deferred)' : 'bm25 informal');
+  } finally {
+    table.close();
+  }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
-  const graph = proofGraph(corpus.records);
-  corpus.records.length = 0; // the graph and infos hold what is still needed
-  memtrace('graph');
-  prof.lap('graph');
-  prepareOutDir(opts.out);
-  if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
-  const manifest = await writeIndexDir(opts.out, {
-    infos,
-    graph,
-    sparse,
-    informal,
-    dense,
+  if (dense) await writeDenseFiles(opts.out, dense, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
+  // sidecars before the manifest, which marks the directory complete
+  if (xrefs) writeExternalRefs(opts.out, xrefs);
+  if (defer) writeDeferredInformal(opts.out, contexts);
+  const manifest = writeManifest(opts.out, {
+    premises: n,
+    encoder: dense?.encoder,
     sources: opts.sources,
     stats: {
       files: corpus.files,
-      declarations: infos.length,
+      declarations: n,
       skippedFiles: corpus.skippedFiles,
       duplicates: corpus.duplicates,
       warnings: corpus.warnings.length,
     },
-  }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
+  });
   prof.lap('write');
   return {
     manifest,
     files: corpus.files,
-    declarations: infos.length,
+    declarations: n,
     skipped: corpus.skippedFiles + corpus.warnings.length,
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
@@ -193,6 +216,13 @@ export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   const table = PremiseTable.open(join(opts.from, 'premises.bin'));
   const n = table.size;
   const dim = opts.encoder.dim;
+  // the informal field when the sparse-only build left it for this step
+  let informal: Bm25Index | undefined;
+  if (hasDeferredInformal(opts.from)) {
+    const deferred = readDeferredInformal(opts.from, n);
+    opts.onProgress?.({ phase: 'informal', done: 0, total: n });
+    informal = informalFromTable(table, deferred, (done) => opts.onProgress?.({ phase: 'informal', done, total: n }));
+  }
   // premise records are read a batch at a time: only the vectors are held
   const vectors = new Float32Array(n * dim);
   const batch = 4096;
@@ -206,7 +236,7 @@ export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
   const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
   const manifest = n
-    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }))
+    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
     : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
   return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }

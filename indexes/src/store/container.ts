@@ -118,7 +118,7 @@ function crcOfFd(fd: number, size: number): number {
 export class Container {
   private constructor(
     readonly file: string,
-    private readonly fd: number,
+    private fd: number,
     private readonly dataStart: number,
     private readonly sections: Map<string, SectionHeader>,
     private readonly loaded: Map<string, Buffer>,
@@ -228,6 +228,12 @@ export class Container {
     const s = this.sections.get(name);
     if (!s) throw new IndexFileError(this.file, `missing section ${name}`);
     return s.bytes;
+  }
+
+  /** Closes the file of the lazy sections (no more `range` reads). */
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
   }
 
   /** Bytes [start, end) of a lazy section, read from disk. */

@@ -85,8 +85,31 @@ export class PremiseTable {
     return this.graph.targets.subarray(this.graph.offsets[id], this.graph.offsets[id + 1]);
   }
 
+  /** Every premise in order, the records read from disk a block at a time. */
+  *scan(): Generator<PremiseInfo> {
+    const n = this.size;
+    const BLOCK = 4 * 1024 * 1024;
+    for (let first = 0; first < n; ) {
+      // whole records up to about BLOCK bytes (at least one)
+      let last = first + 1;
+      while (last < n && this.offsets[last + 1]! - this.offsets[first]! <= BLOCK) last++;
+      const base = this.offsets[first]!;
+      const block = this.c.range('meta', base, this.offsets[last]!);
+      for (let id = first; id < last; id++) yield this.parse(id, block.toString('utf8', this.offsets[id]! - base, this.offsets[id + 1]! - base));
+      first = last;
+    }
+  }
+
+  /** Closes the file the records are read from. */
+  close(): void {
+    this.c.close();
+  }
+
   get(id: number): PremiseInfo {
-    const raw = this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8');
+    return this.parse(id, this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8'));
+  }
+
+  private parse(id: number, raw: string): PremiseInfo {
     try {
       return JSON.parse(raw) as PremiseInfo;
     } catch {
