@@ -20,7 +20,8 @@ import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { phaseTimer } from './profile.js';
-import type { Bm25Index } from './sparse/bm25.js';
+import { Bm25Index } from './sparse/bm25.js';
+import { TERM_SEP } from './extract/file.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export type { OnProgress, Progress } from './progress.js';
@@ -34,6 +35,8 @@ export interface Corpus {
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
   own: Set<string>;
+  /** Each record's formal BM25 terms, `\u0000`-joined (made during extraction; see ExtractedDecl.formalTerms). */
+  formalTerms: string[];
 }
 
 /** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
@@ -78,8 +81,15 @@ export async function extractCorpus(
   prof.lap('resolve');
   const duplicates = decls.length - records.length;
   decls.length = 0;
+  // out of the records: they are not part of a premise record (`extract` writes records as they are)
+  const formalTerms = records.map((r) => {
+    const x = r as { formalTerms?: string };
+    const t = x.formalTerms ?? '';
+    x.formalTerms = undefined;
+    return t;
+  });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms };
 }
 
 export interface BuildOptions {
@@ -159,7 +169,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const table = PremiseTable.open(premisesFile);
   const defer = opts.deferInformal && !opts.encoder;
   try {
-    writeFieldFile(opts.out, 'sparse.bin', buildFormalField(table.scan()));
+    // the terms made during extraction, unless the enrich hook changed the records' number
+    writeFieldFile(opts.out, 'sparse.bin', corpus.formalTerms.length === n ? formalField(corpus.formalTerms) : buildFormalField(table.scan()));
     memtrace('formal');
     prof.lap('bm25 formal');
     writeFieldFile(opts.out, 'informal.bin', defer ? emptyField(n) : informalFromTable(table, contexts));
@@ -194,6 +205,17 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
+}
+
+/** The formal field from the terms made during extraction, each list dropped once read. */
+function formalField(joined: string[]): Bm25Index {
+  return Bm25Index.build((function* () {
+    for (let i = 0; i < joined.length; i++) {
+      const t = joined[i]!;
+      joined[i] = '';
+      yield t ? t.split(TERM_SEP) : [];
+    }
+  })());
 }
 
 export interface AddDenseOptions {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractCorpus } from '../../indexes/src/build.js';
 import { extractionThreads } from '../../indexes/src/extract/parallel.js';
+import { sparseText } from '../../indexes/src/premise-text.js';
+import { terms } from '../../indexes/src/sparse/terms.js';
 
 // the worker script is the bundled one: `npm test` builds dist/ first
 const script = join(__dirname, '..', '..', 'dist', 'extract-worker.js');
@@ -20,6 +22,9 @@ describe('parallel extraction', () => {
     const serial = await extractCorpus([src], undefined, {}, [], { threads: 1 });
     expect(serial.records.length).toBeGreaterThan(20);
     expect(serial.skippedFiles).toBeGreaterThan(0);
+    // the formal terms made with the extraction are those of the records, which do not carry them
+    expect(serial.formalTerms).toEqual(serial.records.map((r) => terms(sparseText(r)).join('\u0000')));
+    expect(serial.records.some((r) => JSON.stringify(r).includes('formalTerms'))).toBe(false);
     for (const [threads, batch] of [[2, 1], [3, 2], [2, 16]] as const) {
       const parallel = await extractCorpus([src], undefined, {}, [], { threads, batch, script, always: true });
       expect({ ...parallel, own: [...parallel.own] }).toEqual({ ...serial, own: [...serial.own] });

@@ -7,6 +7,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { extractSource } from './extract.js';
 import type { ExtractedDecl } from './record.js';
 import type { SourceFile } from './walk.js';
+import { sparseText } from '../premise-text.js';
+import { terms } from '../sparse/terms.js';
+
+/** Joins a declaration's formal terms (no term has a NUL: binary files are skipped). */
+export const TERM_SEP = '\u0000';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -37,7 +42,10 @@ function readAndExtract(f: SourceFile): FileResult {
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return skip('binary content');
   const r = extractSource(text, f);
-  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false };
+  const decls = r.decls.map(compact);
+  // the formal terms depend on the declaration alone: made here, on the extraction's threads
+  for (const d of decls) d.formalTerms = terms(sparseText(d)).join(TERM_SEP);
+  return { decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false };
 }
 
 /**

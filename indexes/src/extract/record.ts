@@ -89,6 +89,12 @@ export interface PremiseRecord {
 export interface ExtractedDecl extends PremiseRecord {
   /** Namespace/open context the declaration was written in, for reference resolution. */
   scope: { namespaces: string[]; opens: string[] };
+  /**
+   * The formal BM25 terms, `\u0000`-joined, when the index build made them with
+   * the extraction (on its worker threads); the build moves them out of the
+   * records (see extractCorpus).
+   */
+  formalTerms?: string;
 }
 
 export interface FileExtraction {

@@ -96,27 +96,29 @@ export function terms(text: string): string[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const ch = text[i]!;
-    const code = ch.charCodeAt(0);
-    if (NOISE.has(ch)) {
+    const code = text.charCodeAt(i);
+    if (NOISE_CODES.has(code)) {
       i++;
       continue;
     }
-    IDENT_RE.lastIndex = i;
-    const m = IDENT_RE.exec(text);
-    if (m && m[0].length > 0) {
-      pushIdent(m[0], out);
-      i += m[0].length;
-      continue;
+    // an identifier starts with a letter or `_`: ASCII ones are told apart here, the rest by the regex
+    if (code >= 0x80 || code === 95 || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+      IDENT_RE.lastIndex = i;
+      const m = IDENT_RE.exec(text);
+      if (m && m[0].length > 0) {
+        pushIdent(m[0], out);
+        i += m[0].length;
+        continue;
+      }
     }
     if (code >= 48 && code <= 57) {
       let j = i;
-      while (j < n && /[0-9]/.test(text[j]!)) j++;
+      while (j < n && isDigit(text.charCodeAt(j))) j++;
       out.push(text.slice(i, j));
       i = j;
       continue;
     }
-    const op = ASCII_OPS.find((o) => text.startsWith(o, i));
+    const op = OP_STARTS.has(code) ? ASCII_OPS.find((o) => text.startsWith(o, i)) : undefined;
     if (op) {
       out.push(op);
       i += op.length;
@@ -136,3 +138,8 @@ export function terms(text: string): string[] {
   }
   return out;
 }
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** NOISE (single UTF-16 units all) by code, and the first characters of ASCII_OPS. */
+const NOISE_CODES = new Set([...NOISE].map((c) => c.charCodeAt(0)));
+const OP_STARTS = new Set(ASCII_OPS.map((o) => o.charCodeAt(0)));
