@@ -20,8 +20,7 @@ import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { phaseTimer } from './profile.js';
-import { Bm25Index } from './sparse/bm25.js';
-import { TERM_SEP } from './extract/file.js';
+import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export type { OnProgress, Progress } from './progress.js';
@@ -35,8 +34,8 @@ export interface Corpus {
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
   own: Set<string>;
-  /** Each record's formal BM25 terms, `\u0000`-joined (made during extraction; see ExtractedDecl.formalTerms). */
-  formalTerms: string[];
+  /** Each record's formal BM25 terms (made during extraction; see ExtractedDecl.formalTerms). */
+  formalTerms: TermRun[];
 }
 
 /** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
@@ -83,8 +82,8 @@ export async function extractCorpus(
   decls.length = 0;
   // out of the records: they are not part of a premise record (`extract` writes records as they are)
   const formalTerms = records.map((r) => {
-    const x = r as { formalTerms?: string };
-    const t = x.formalTerms ?? '';
+    const x = r as { formalTerms?: TermRun };
+    const t = x.formalTerms!;
     x.formalTerms = undefined;
     return t;
   });
@@ -207,13 +206,13 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   };
 }
 
-/** The formal field from the terms made during extraction, each list dropped once read. */
-function formalField(joined: string[]): Bm25Index {
-  return Bm25Index.build((function* () {
-    for (let i = 0; i < joined.length; i++) {
-      const t = joined[i]!;
-      joined[i] = '';
-      yield t ? t.split(TERM_SEP) : [];
+/** The formal field from the terms made during extraction, each run dropped once read. */
+function formalField(runs: TermRun[]): Bm25Index {
+  return Bm25Index.buildFromRuns((function* () {
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!;
+      (runs as unknown[])[i] = undefined;
+      yield run;
     }
   })());
 }

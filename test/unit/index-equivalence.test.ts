@@ -10,7 +10,7 @@ import type { PremiseRecord } from '../../indexes/src/extract/record.js';
 import { partWords } from '../../indexes/src/informal/naming.js';
 import { renderStatement } from '../../indexes/src/informal/render.js';
 import { informalText, sparseText } from '../../indexes/src/premise-text.js';
-import { Bm25Index, B, K1 } from '../../indexes/src/sparse/bm25.js';
+import { Bm25Index, B, K1, type TermRun } from '../../indexes/src/sparse/bm25.js';
 import { englishTerms } from '../../indexes/src/informal/english.js';
 import { splitIdent, terms } from '../../indexes/src/sparse/terms.js';
 import { encodeStrings } from '../../indexes/src/store/strings.js';
@@ -199,6 +199,29 @@ describe('index build fast paths', () => {
       const ix = Bm25Index.build(docs);
       expect(arrays(ix)).toEqual(ref);
       expect(ix.docCount).toBe(docs.length);
+    }
+    // documents as runs of ids into shared term tables (the extraction workers' form), split across tables
+    const toRuns = (docs: string[][], perTable: number): TermRun[] => {
+      const runs: TermRun[] = [];
+      for (let at = 0; at < docs.length; at += perTable) {
+        const table = { terms: [] as string[], ids: new Uint32Array(0) };
+        const index = new Map<string, number>();
+        const ids: number[] = [];
+        for (const ts of docs.slice(at, at + perTable)) {
+          const start = ids.length;
+          for (const t of ts) {
+            if (!index.has(t)) index.set(t, table.terms.push(t) - 1);
+            ids.push(index.get(t)!);
+          }
+          runs.push({ table, start, end: ids.length });
+        }
+        table.ids = Uint32Array.from(ids);
+      }
+      return runs;
+    };
+    for (const perTable of [1, 7, 1000]) {
+      expect(arrays(Bm25Index.buildFromRuns(toRuns(formal, perTable)))).toEqual(bm25Reference(formal));
+      expect(arrays(Bm25Index.buildFromRuns(toRuns(informal, perTable)))).toEqual(bm25Reference(informal));
     }
     // more terms than the first tables hold
     const many = Array.from({ length: 300 }, (_, d) => Array.from({ length: 40 }, (_, j) => `t${(d * 7 + j * 13) % 5000}`));

@@ -8,10 +8,8 @@ import { extractSource } from './extract.js';
 import type { ExtractedDecl } from './record.js';
 import type { SourceFile } from './walk.js';
 import { sparseText } from '../premise-text.js';
+import type { TermRun } from '../sparse/bm25.js';
 import { terms } from '../sparse/terms.js';
-
-/** Joins a declaration's formal terms (no term has a NUL: binary files are skipped). */
-export const TERM_SEP = '\u0000';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -20,6 +18,35 @@ export interface FileResult {
   decls: ExtractedDecl[];
   warnings: string[];
   skipped: boolean;
+}
+
+/**
+ * Files extracted one after the other, each declaration with its formal terms
+ * (they depend on the declaration alone, so they are made here, on the
+ * extraction's threads) as ids into one term table for the batch: a compact
+ * form to hand between threads.
+ */
+export function extractBatch(files: SourceFile[]): FileResult[] {
+  const results = files.map(extractFile);
+  const index = new Map<string, number>();
+  const table = { terms: [] as string[], ids: new Uint32Array(0) };
+  const ids: number[] = [];
+  for (const r of results) {
+    for (const d of r.decls) {
+      const start = ids.length;
+      for (const t of terms(sparseText(d))) {
+        let id = index.get(t);
+        if (id === undefined) {
+          index.set(t, (id = table.terms.length));
+          table.terms.push(t);
+        }
+        ids.push(id);
+      }
+      d.formalTerms = { table, start, end: ids.length } satisfies TermRun;
+    }
+  }
+  table.ids = Uint32Array.from(ids);
+  return results;
 }
 
 /** Never throws: a file that cannot be read is a skipped file with a warning. */
@@ -42,10 +69,7 @@ function readAndExtract(f: SourceFile): FileResult {
   const text = buf.toString('utf8');
   if (text.includes('\u0000')) return skip('binary content');
   const r = extractSource(text, f);
-  const decls = r.decls.map(compact);
-  // the formal terms depend on the declaration alone: made here, on the extraction's threads
-  for (const d of decls) d.formalTerms = terms(sparseText(d)).join(TERM_SEP);
-  return { decls, warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false };
+  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false };
 }
 
 /**

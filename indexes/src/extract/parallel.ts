@@ -1,7 +1,7 @@
 /**
  * Source files extracted on worker threads, results handed back in file order.
  *
- * Invariant: the results are the serial ones (extractFile per file, in the
+ * Invariant: the results are the serial ones (extractBatch per batch, in the
  * order of `files`), whatever the number of workers and however the batches
  * interleave; test/unit/extract-parallel.test.ts compares the two.
  */
@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { extractFile, type FileResult } from './file.js';
+import { extractBatch, type FileResult } from './file.js';
 import type { SourceFile } from './walk.js';
 import type { BatchReply, BatchRequest } from './worker.js';
 
@@ -51,11 +51,11 @@ export interface ParallelOptions {
 export async function extractFiles(files: SourceFile[], onResult: (i: number, r: FileResult) => void, opts: ParallelOptions = {}): Promise<void> {
   const threads = opts.threads ?? extractionThreads();
   const script = opts.script ?? workerScript();
+  const BATCH = opts.batch ?? DEFAULT_BATCH;
   if (threads < 2 || !script || (files.length < MIN_FILES && !opts.always)) {
-    files.forEach((f, i) => onResult(i, extractFile(f)));
+    for (let b = 0; b * BATCH < files.length; b++) extractBatch(files.slice(b * BATCH, (b + 1) * BATCH)).forEach((r, j) => onResult(b * BATCH + j, r));
     return;
   }
-  const BATCH = opts.batch ?? DEFAULT_BATCH;
   const batches = Math.ceil(files.length / BATCH);
   const pending = new Map<number, FileResult[]>(); // finished batches not yet handed on
   let next = 0; // next batch to send

@@ -3,7 +3,7 @@
  * answers each batch of source files with their FileResults, in batch order.
  */
 import { parentPort } from 'node:worker_threads';
-import { extractFile, type FileResult } from './file.js';
+import { extractBatch, type FileResult } from './file.js';
 import type { SourceFile } from './walk.js';
 
 export interface BatchRequest {
@@ -16,6 +16,6 @@ export interface BatchReply {
 }
 
 parentPort?.on('message', (req: BatchRequest) => {
-  const reply: BatchReply = { batch: req.batch, results: req.files.map(extractFile) };
+  const reply: BatchReply = { batch: req.batch, results: extractBatch(req.files) };
   parentPort!.postMessage(reply);
 });

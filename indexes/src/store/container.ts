@@ -12,9 +12,9 @@ const MAGIC = 'PLSPBIN1';
 
 export type SectionData = Uint8Array | Int8Array | Uint32Array | Float32Array | string | Utf8Bytes;
 
-/** A `utf8` section given as its encoded bytes (no round trip through a string). */
+/** A `utf8` section given as its encoded bytes, in pieces written one after the other (no round trip through a string). */
 export class Utf8Bytes {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(readonly pieces: Uint8Array[]) {}
 }
 type Dtype = 'u8' | 'i8' | 'u32' | 'f32' | 'utf8';
 
@@ -51,13 +51,14 @@ export function writeContainer(file: string, sections: Record<string, SectionDat
   const headers: SectionHeader[] = [];
   let offset = 0;
   for (const [name, data] of Object.entries(sections)) {
-    const bytes = data instanceof Utf8Bytes ? data.bytes : data;
-    const buf = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    headers.push({ name, dtype: dtypeOf(data), offset, bytes: buf.length });
-    bodies.push(buf);
-    const pad = align8(buf.length) - buf.length;
+    const view = (b: Uint8Array | Int8Array | Uint32Array | Float32Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    const bufs = data instanceof Utf8Bytes ? data.pieces.map(view) : [typeof data === 'string' ? Buffer.from(data, 'utf8') : view(data)];
+    const length = bufs.reduce((n, b) => n + b.length, 0);
+    headers.push({ name, dtype: dtypeOf(data), offset, bytes: length });
+    bodies.push(...bufs);
+    const pad = align8(length) - length;
     if (pad) bodies.push(Buffer.alloc(pad));
-    offset += align8(buf.length);
+    offset += align8(length);
   }
   const headerJson = Buffer.from(JSON.stringify({ sections: headers, dataBytes: offset }), 'utf8');
   const prefix = Buffer.alloc(16);

@@ -14,18 +14,29 @@ export { toInfo, type PremiseInfo } from '../premise-info.js';
 
 export function encodePremises(infos: PremiseInfo[], graph: ProofGraph): Record<string, SectionData> {
   const offsets = new Uint32Array(infos.length + 1);
-  const chunks: Buffer[] = [];
+  // records' JSON written into large buffers, not one small buffer each
+  const CHUNK = 16 * 1024 * 1024;
+  const pieces: Buffer[] = [];
+  let chunk = Buffer.allocUnsafe(CHUNK);
+  let used = 0;
   let at = 0;
   infos.forEach((p, i) => {
     offsets[i] = at;
-    const b = Buffer.from(JSON.stringify(p), 'utf8');
-    chunks.push(b);
-    at += b.length;
+    const json = JSON.stringify(p);
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (used + bytes > chunk.length) {
+      pieces.push(chunk.subarray(0, used));
+      chunk = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+      used = 0;
+    }
+    used += chunk.write(json, used, 'utf8');
+    at += bytes;
   });
+  pieces.push(chunk.subarray(0, used));
   offsets[infos.length] = at;
   return {
     ...stringSections('names', encodeStrings(infos.map((p) => p.name))),
-    meta: new Utf8Bytes(Buffer.concat(chunks)),
+    meta: new Utf8Bytes(pieces),
     metaOffsets: offsets,
     uses: Uint32Array.from(infos, (p) => p.uses),
     langs: Uint8Array.from(infos, (p) => LANGS.indexOf(p.lang)),

@@ -23,9 +23,11 @@ export function encodeStrings(strings: string[]): StringSections {
   });
   offsets[strings.length] = at;
   const high = Uint8Array.from(strings, (s) => (HIGH.test(s) ? 1 : 0));
-  const order = Uint32Array.from(strings.keys()).sort((a, b) =>
+  // an Array of ids sorts faster than a Uint32Array with the same comparator
+  const ids = Array.from(strings.keys()).sort((a, b) =>
     high[a] || high[b] ? Buffer.compare(bufs[a]!, bufs[b]!) : strings[a]! < strings[b]! ? -1 : strings[a]! > strings[b]! ? 1 : 0,
   );
+  const order = Uint32Array.from(ids);
   return { blob: Buffer.concat(bufs), offsets, order };
 }
 
