@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { cli: 'server/src/cli.ts', bench: 'server/src/bench/main.ts' },
+  entry: { cli: 'server/src/cli.ts', bench: 'server/src/bench/main.ts', 'extract-worker': 'indexes/src/extract/worker.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -4,26 +4,26 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
-import { extractSource } from './extract/extract.js';
+import { extractFiles, type ParallelOptions } from './extract/parallel.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
-import { discoverSources, type DiscoverOptions, type SourceFile } from './extract/walk.js';
+import { discoverSources, type DiscoverOptions } from './extract/walk.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
-import { buildSparseFields } from './sparse/fields.js';
-import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, type Manifest } from './store/index-dir.js';
+import { buildFormalField, emptyField } from './sparse/fields.js';
+import { deferredInformal, hasDeferredInformal, informalFromTable, readDeferredInformal, writeDeferredInformal } from './deferred-informal.js';
+import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, writeDenseFiles, writeFieldFile, writeManifest, writePremisesFile, type EncoderRef, type Manifest } from './store/index-dir.js';
 import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
+import { phaseTimer } from './profile.js';
+import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
 
 export type { OnProgress, Progress } from './progress.js';
-
-/** Files above this size are skipped (generated or binary files, not libraries). */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface Corpus {
   records: PremiseRecord[];
@@ -34,6 +34,8 @@ export interface Corpus {
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
   own: Set<string>;
+  /** Each record's formal BM25 terms (made during extraction; see ExtractedDecl.formalTerms). */
+  formalTerms: TermRun[];
 }
 
 /** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
@@ -44,64 +46,49 @@ function isOwnFile(path: string, inputs: string[]): boolean {
   });
 }
 
-function extractFile(f: SourceFile): { decls: ExtractedDecl[]; warnings: string[]; skipped?: boolean } {
-  // stat first: a FIFO or device would block or never end when read, a huge file is not a library
-  const st = statSync(f.path);
-  if (!st.isFile()) return { decls: [], warnings: [`${f.path}: skipped, not a regular file`], skipped: true };
-  if (st.size > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
-  const buf = readFileSync(f.path);
-  if (buf.length > MAX_FILE_BYTES) return { decls: [], warnings: [`${f.path}: skipped, larger than 4 MiB`], skipped: true };
-  const text = buf.toString('utf8');
-  if (text.includes('\u0000')) return { decls: [], warnings: [`${f.path}: skipped, binary content`], skipped: true };
-  const r = extractSource(text, f);
-  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`) };
-}
-
 /**
- * Fresh copies of a declaration's strings. Substrings of the file's text keep
- * the whole text alive (V8 sliced strings), and in two-byte form when the file
- * has any non-Latin-1 character; copies through UTF-8 are flat and one-byte
- * when they can be. On Mathlib this is most of the extraction's memory.
+ * Extracts every discovered file (on worker threads when there are many, see
+ * ./extract/parallel.ts; the result is the same). Files that are not read (not
+ * regular files, over 4 MiB, binary, unreadable) are counted in `skippedFiles`,
+ * each with a warning.
  */
-function compact(d: ExtractedDecl): ExtractedDecl {
-  const c = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
-  const out: ExtractedDecl = { ...d, name: c(d.name), statement: c(d.statement), goal: c(d.goal), args: d.args.map(c), refs: d.refs.map(c) };
-  if (d.doc !== undefined) out.doc = c(d.doc);
-  if (d.origin !== undefined) out.origin = c(d.origin);
-  if (d.attrs !== undefined) out.attrs = d.attrs.map(c);
-  if (d.context !== undefined) out.context = c(d.context);
-  return out;
-}
-
-/**
- * Extracts every discovered file. Files that are not read (not regular files, over
- * 4 MiB, binary, unreadable) are counted in `skippedFiles`, each with a warning.
- */
-export function extractCorpus(inputs: string[], onProgress?: OnProgress, discover: DiscoverOptions = {}, external: Iterable<string> = []): Corpus {
+export async function extractCorpus(
+  inputs: string[],
+  onProgress?: OnProgress,
+  discover: DiscoverOptions = {},
+  external: Iterable<string> = [],
+  parallel: ParallelOptions = {},
+): Promise<Corpus> {
+  const prof = phaseTimer('extract');
   const { files, warnings, skipped } = discoverSources(inputs, discover);
   warnings.push(...skipped);
+  prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
   let skippedFiles = skipped.length;
-  files.forEach((f, i) => {
-    try {
-      const r = extractFile(f);
-      decls.push(...r.decls);
-      if (isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
-      warnings.push(...r.warnings);
-      if (r.skipped) skippedFiles++;
-    } catch (e) {
-      skippedFiles++;
-      warnings.push(`${f.path}: skipped (${(e as Error).message})`);
-    }
+  await extractFiles(files, (i, r) => {
+    const f = files[i]!;
+    for (const d of r.decls) decls.push(d);
+    if (!r.skipped && isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
+    warnings.push(...r.warnings);
+    if (r.skipped) skippedFiles++;
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
-  });
+  }, parallel);
+  prof.lap('read+extract');
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
   const records = resolveRefs(decls, external);
+  prof.lap('resolve');
   const duplicates = decls.length - records.length;
   decls.length = 0;
+  // out of the records: they are not part of a premise record (`extract` writes records as they are)
+  const formalTerms = records.map((r) => {
+    const x = r as { formalTerms?: TermRun };
+    const t = x.formalTerms!;
+    x.formalTerms = undefined;
+    return t;
+  });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms };
 }
 
 export interface BuildOptions {
@@ -123,6 +110,12 @@ export interface BuildOptions {
    * `own`: the names the sources declare themselves, not their packages.
    */
   enrich?: (records: PremiseRecord[], own: ReadonlySet<string>) => Promise<void>;
+  /**
+   * Leave the informal field empty and keep what it needs in
+   * `deferred-informal.json`, for addDense to fill in (an index to serve first;
+   * see ./deferred-informal.ts). Only without an encoder.
+   */
+  deferInformal?: boolean;
 }
 
 export interface BuildSummary {
@@ -144,51 +137,84 @@ const memtrace = (step: string) => {
 
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
+  const prof = phaseTimer('build');
   const external = externalNames(opts.resolveAgainst ?? []);
-  const corpus = extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
+  const corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
   memtrace('extracted');
+  prof.lap('extract+resolve');
   await opts.enrich?.(corpus.records, corpus.own);
   const infos = toInfos(corpus.records);
   const xrefs = externalRefs(corpus.records, external);
   external.clear();
-  memtrace('infos');
+  const graph = proofGraph(corpus.records);
   // records carry the prose context, which infos do not keep
-  const { sparse, informal } = buildSparseFields(corpus.records);
-  memtrace('bm25');
-  let dense: Parameters<typeof writeIndexDir>[1]['dense'];
-  if (opts.encoder && infos.length) {
+  const contexts = deferredInformal(corpus.records);
+  corpus.records.length = 0; // infos, graph and contexts hold what is still needed
+  const n = infos.length;
+  memtrace('infos');
+  prof.lap('infos+graph');
+  // premises.bin first: the BM25 fields are then built from it a record at a time, without the corpus in memory
+  prepareOutDir(opts.out);
+  const premisesFile = join(opts.out, 'premises.bin');
+  writePremisesFile(opts.out, infos, graph);
+  let dense: { vectors: Float32Array; dim: number; encoder: EncoderRef } | undefined;
+  if (opts.encoder && n) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
     dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
   }
+  infos.length = 0;
+  memtrace('premises');
+  prof.lap('premises+dense');
+  const table = PremiseTable.open(premisesFile);
+  const defer = opts.deferInformal && !opts.encoder;
+  try {
+    // the terms made during extraction, unless the enrich hook changed the records' number
+    writeFieldFile(opts.out, 'sparse.bin', corpus.formalTerms.length === n ? formalField(corpus.formalTerms) : buildFormalField(table.scan()));
+    memtrace('formal');
+    prof.lap('bm25 formal');
+    writeFieldFile(opts.out, 'informal.bin', defer ? emptyField(n) : informalFromTable(table, contexts));
+    memtrace('informal');
+    prof.lap(defer ? 'bm25 informal (deferred)' : 'bm25 informal');
+  } finally {
+    table.close();
+  }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
-  const graph = proofGraph(corpus.records);
-  corpus.records.length = 0; // the graph and infos hold what is still needed
-  memtrace('graph');
-  prepareOutDir(opts.out);
-  if (xrefs) writeExternalRefs(opts.out, xrefs); // before the manifest, which marks the directory complete
-  const manifest = await writeIndexDir(opts.out, {
-    infos,
-    graph,
-    sparse,
-    informal,
-    dense,
+  if (dense) await writeDenseFiles(opts.out, dense, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
+  // sidecars before the manifest, which marks the directory complete
+  if (xrefs) writeExternalRefs(opts.out, xrefs);
+  if (defer) writeDeferredInformal(opts.out, contexts);
+  const manifest = writeManifest(opts.out, {
+    premises: n,
+    encoder: dense?.encoder,
     sources: opts.sources,
     stats: {
       files: corpus.files,
-      declarations: infos.length,
+      declarations: n,
       skippedFiles: corpus.skippedFiles,
       duplicates: corpus.duplicates,
       warnings: corpus.warnings.length,
     },
-  }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
+  });
+  prof.lap('write');
   return {
     manifest,
     files: corpus.files,
-    declarations: infos.length,
+    declarations: n,
     skipped: corpus.skippedFiles + corpus.warnings.length,
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
+}
+
+/** The formal field from the terms made during extraction, each run dropped once read. */
+function formalField(runs: TermRun[]): Bm25Index {
+  return Bm25Index.buildFromRuns((function* () {
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!;
+      (runs as unknown[])[i] = undefined;
+      yield run;
+    }
+  })());
 }
 
 export interface AddDenseOptions {
@@ -211,6 +237,13 @@ export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   const table = PremiseTable.open(join(opts.from, 'premises.bin'));
   const n = table.size;
   const dim = opts.encoder.dim;
+  // the informal field when the sparse-only build left it for this step
+  let informal: Bm25Index | undefined;
+  if (hasDeferredInformal(opts.from)) {
+    const deferred = readDeferredInformal(opts.from, n);
+    opts.onProgress?.({ phase: 'informal', done: 0, total: n });
+    informal = informalFromTable(table, deferred, (done) => opts.onProgress?.({ phase: 'informal', done, total: n }));
+  }
   // premise records are read a batch at a time: only the vectors are held
   const vectors = new Float32Array(n * dim);
   const batch = 4096;
@@ -224,7 +257,7 @@ export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
   const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
   const manifest = n
-    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }))
+    ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
     : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
   return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }

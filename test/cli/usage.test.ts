@@ -66,6 +66,14 @@ describe('usage', () => {
   });
 });
 
+describe('index --defer-informal', () => {
+  it('is refused without --no-dense (only a sparse-only index defers its informal field)', () => {
+    const r = run(['index', SAMPLE, '--out', join(tmp, 'idx-defer'), '--defer-informal']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--defer-informal is for a sparse-only index/);
+  });
+});
+
 describe('bad sources and output paths', () => {
   it('extract and index exit 2 on a source that does not exist', () => {
     for (const args of [['extract', join(tmp, 'nope')], ['index', join(tmp, 'nope'), '--out', join(tmp, 'idx-nope')]]) {

@@ -3,12 +3,14 @@
  * project (dependencies and workspace, in child processes, with progress) into
  * the cache, serves both as one engine, and reuses the cache next time.
  */
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CORE_THEOREM, DEP_THEOREM, fakeToolchain, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
+import { DEFERRED_INFORMAL_FILE } from '../../indexes/src/deferred-informal.js';
+import { readIndexDir } from '../../indexes/src/store/index-dir.js';
 import { Editor, requireBuild, searchNames, SERVE, stderrSays, type Msg } from './harness.js';
 
 const editors: Editor[] = [];
@@ -65,6 +67,12 @@ describe('automatic index of a Lake project', () => {
     expect(await first.shutdown()).toBe(0);
     const entries = snapshot(cache);
     expect(entries.map((n) => n.replace(/-[0-9a-f]{12}@.*/, ''))).toEqual(['proj-dependencies', 'proj-workspace']);
+    // the first step left the informal (English) field to the second, which built it
+    for (const n of readdirSync(cache)) {
+      expect(existsSync(join(cache, n, DEFERRED_INFORMAL_FILE))).toBe(false);
+      expect(readIndexDir(join(cache, n)).informal.arrays.vocab.size).toBeGreaterThan(0);
+    }
+    expect(first.received.some((m) => m.method === '$/progress' && /indexing the English side/.test(m.params.value.message ?? ''))).toBe(true);
 
     const second = start(cache);
     const again = await initializeOn(second, f.root);

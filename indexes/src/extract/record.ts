@@ -4,6 +4,8 @@
  * this schema; keep both in step.
  */
 
+import type { TermRun } from '../sparse/bm25.js';
+
 export type Lang = 'lean' | 'isabelle';
 
 /** Declaration kinds. Lean and Isabelle share the vocabulary where they can. */
@@ -89,6 +91,12 @@ export interface PremiseRecord {
 export interface ExtractedDecl extends PremiseRecord {
   /** Namespace/open context the declaration was written in, for reference resolution. */
   scope: { namespaces: string[]; opens: string[] };
+  /**
+   * The formal BM25 terms, when the index build made them with the extraction
+   * (on its worker threads): ids into a term table its batch of files shares.
+   * The build moves them out of the records (see extractCorpus).
+   */
+  formalTerms?: TermRun;
 }
 
 export interface FileExtraction {

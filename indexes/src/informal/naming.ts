@@ -5,7 +5,7 @@
  * only if"). This is the seed of the English ↔ Lean vocabulary; the learned table
  * in models/vocab/ adds what the corpus teaches (see ./vocab.ts).
  */
-import { splitIdent } from '../sparse/terms.js';
+import { identParts } from '../sparse/terms.js';
 
 /** Name part (lower case) → English words. */
 export const NAME_WORDS: Readonly<Record<string, string>> = {
@@ -246,6 +246,18 @@ export const NAME_WORDS: Readonly<Record<string, string>> = {
 
 /** English words for one name part, or the part itself when it is a word. */
 export function partWords(part: string): string {
+  let w = partMemo.get(part);
+  if (w === undefined) {
+    w = partWordsFresh(part);
+    if (partMemo.size < 200_000) partMemo.set(part, w);
+  }
+  return w;
+}
+
+/** partWords of the parts seen before (name parts come from identParts, whose strings are not views). */
+const partMemo = new Map<string, string>();
+
+function partWordsFresh(part: string): string {
   part = part.replace(/['!?]+$/, ''); // `le_antisymm'`, `get!`
   // own keys only: `constructor`, `toString`… are name parts too
   const w = Object.hasOwn(NAME_WORDS, part) ? NAME_WORDS[part] : undefined;
@@ -257,7 +269,7 @@ export function partWords(part: string): string {
 export function nameWords(name: string): string {
   const out: string[] = [];
   for (const comp of name.split('.')) {
-    for (const part of splitIdent(comp)) {
+    for (const part of identParts(comp)) {
       const w = partWords(part);
       if (w) out.push(w);
     }

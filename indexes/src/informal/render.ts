@@ -6,7 +6,7 @@
  * shape rules a reader would state in words: `f (-x) = f x` is an even function.
  */
 import { partWords } from './naming.js';
-import { splitIdent } from '../sparse/terms.js';
+import { identParts } from '../sparse/terms.js';
 
 /** Notation → English. Longest first where one is a prefix of another. */
 const SYMBOL_WORDS: [string, string][] = [
@@ -67,36 +67,57 @@ const NUMBER_WORDS: Record<string, string> = { '0': 'zero', '1': 'one', '2': 'tw
 
 const IDENT = /[\p{L}_][\p{L}\p{N}_'.]*/uy;
 
+/** SYMBOL_WORDS by first UTF-16 unit, in table order (the first match wins, as in a scan of the whole table). */
+const SYMBOLS_BY_FIRST = new Map<number, [string, string][]>();
+for (const entry of SYMBOL_WORDS) {
+  const c = entry[0].charCodeAt(0);
+  const list = SYMBOLS_BY_FIRST.get(c);
+  if (list) list.push(entry);
+  else SYMBOLS_BY_FIRST.set(c, [entry]);
+}
+
+/** Can an identifier start here? Non-ASCII characters are left to the regex (`\p{L}`). */
+const mayStartIdent = (c: number) => c >= 0x80 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
 /** The statement read as words. */
 export function renderStatement(text: string): string {
   const out: string[] = [];
   let i = 0;
   const n = text.length;
   outer: while (i < n) {
-    IDENT.lastIndex = i;
-    const m = IDENT.exec(text);
-    if (m) {
-      i += m[0].length;
-      for (const comp of m[0].split('.')) {
-        for (const part of splitIdent(comp)) {
-          if (part.length < 2) continue; // bound variables
-          const w = partWords(part);
-          if (w) out.push(w);
+    const c = text.charCodeAt(i);
+    if (mayStartIdent(c)) {
+      IDENT.lastIndex = i;
+      const m = IDENT.exec(text);
+      if (m) {
+        i += m[0].length;
+        for (const comp of m[0].split('.')) {
+          for (const part of identParts(comp)) {
+            if (part.length < 2) continue; // bound variables
+            const w = partWords(part);
+            if (w) out.push(w);
+          }
         }
+        continue;
       }
+    }
+    if (isDigit(c)) {
+      // a run of at most 12 digits, then the rest of a longer run as the next one
+      let j = i + 1;
+      while (j < n && j < i + 12 && isDigit(text.charCodeAt(j))) j++;
+      out.push(NUMBER_WORDS[text.slice(i, j)] ?? '');
+      i = j;
       continue;
     }
-    const d = /^[0-9]+/.exec(text.slice(i, i + 12));
-    if (d) {
-      out.push(NUMBER_WORDS[d[0]] ?? '');
-      i += d[0].length;
-      continue;
-    }
-    for (const [sym, words] of SYMBOL_WORDS) {
-      if (text.startsWith(sym, i)) {
-        out.push(words);
-        i += sym.length;
-        continue outer;
+    const candidates = SYMBOLS_BY_FIRST.get(c);
+    if (candidates) {
+      for (const [sym, words] of candidates) {
+        if (text.startsWith(sym, i)) {
+          out.push(words);
+          i += sym.length;
+          continue outer;
+        }
       }
     }
     i++;
@@ -108,9 +129,10 @@ export function renderStatement(text: string): string {
 function shapeWords(text: string): string[] {
   const out: string[] = [];
   // f (-x) = f x  /  f (-x) = -f x
-  const m = /(\S+) \(-(\w+)\) = (-?)\s*\1 \2\b/u.exec(text);
+  // each pattern's literal part checked first: the regexes backtrack from every position
+  const m = text.includes(' (-') ? /(\S+) \(-(\w+)\) = (-?)\s*\1 \2\b/u.exec(text) : null;
   if (m) out.push(m[3] ? 'odd function' : 'even function symmetric');
-  if (/\b(\w+) \(\w+ \+ \w+\) = \1 \w+ \+ \1 \w+/u.test(text)) out.push('additive linear');
-  if (/\b(\w+) \(\w+ \* \w+\) = \1 \w+ \* \1 \w+/u.test(text)) out.push('multiplicative');
+  if (text.includes(' + ') && /\b(\w+) \(\w+ \+ \w+\) = \1 \w+ \+ \1 \w+/u.test(text)) out.push('additive linear');
+  if (text.includes(' * ') && /\b(\w+) \(\w+ \* \w+\) = \1 \w+ \* \1 \w+/u.test(text)) out.push('multiplicative');
   return out;
 }

@@ -22,6 +22,32 @@ const NOISE = new Set([...' \t\r\n()[]{},;:`"\'↑⇑↥✝'].map((c) => c));
 
 /** Splits one identifier component on `_` and camelCase boundaries. */
 export function splitIdent(component: string): string[] {
+  return identParts(component).slice();
+}
+
+/** Results of the pure functions below for identifiers seen before (a corpus repeats them); bounded. */
+const MEMO_LIMIT = 200_000;
+const partsMemo = new Map<string, readonly string[]>();
+const identMemo = new Map<string, readonly string[]>();
+
+/**
+ * A copy that does not keep a larger string alive: V8 makes substrings of 13 or
+ * more characters views into their parent, and a remembered view would pin a
+ * whole statement.
+ */
+const own = (s: string) => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));
+
+/** splitIdent, remembered: the array is shared, callers must not change it. */
+export function identParts(component: string): readonly string[] {
+  let out = partsMemo.get(component);
+  if (out === undefined) {
+    out = splitIdentFresh(component);
+    if (partsMemo.size < MEMO_LIMIT) partsMemo.set(own(component), (out = out.map(own)));
+  }
+  return out;
+}
+
+function splitIdentFresh(component: string): string[] {
   const out: string[] = [];
   for (const piece of component.split(/_+/)) {
     if (!piece) continue;
@@ -32,13 +58,24 @@ export function splitIdent(component: string): string[] {
   return out;
 }
 
+/** The terms of one identifier (see identTerms), appended to `out`. */
 function pushIdent(ident: string, out: string[]): void {
+  let ts = identMemo.get(ident);
+  if (ts === undefined) {
+    ts = identTerms(ident);
+    if (identMemo.size < MEMO_LIMIT) identMemo.set(own(ident), (ts = ts.map(own)));
+  }
+  for (const t of ts) out.push(t);
+}
+
+function identTerms(ident: string): string[] {
+  const out: string[] = [];
   const stripped = ident.replace(/✝\d*/g, '');
   const comps = stripped.split('.');
   const last = comps[comps.length - 1]!;
   const lowerLast = last.toLowerCase();
   const parts: string[] = [];
-  for (const c of comps) parts.push(...splitIdent(c));
+  for (const c of comps) parts.push(...identParts(c));
   // single ASCII letters are almost always bound variables (h, x, h₀): no signal
   let kept = 0;
   for (const p of parts) {
@@ -50,6 +87,7 @@ function pushIdent(ident: string, out: string[]): void {
   }
   if (kept > 1 && lowerLast.length > 1) out.push(lowerLast);
   if (comps.length > 1) out.push(stripped.toLowerCase());
+  return out;
 }
 
 /** Terms of a text, in order, with repetitions (term frequency matters). */
@@ -58,27 +96,29 @@ export function terms(text: string): string[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const ch = text[i]!;
-    const code = ch.charCodeAt(0);
-    if (NOISE.has(ch)) {
+    const code = text.charCodeAt(i);
+    if (NOISE_CODES.has(code)) {
       i++;
       continue;
     }
-    IDENT_RE.lastIndex = i;
-    const m = IDENT_RE.exec(text);
-    if (m && m[0].length > 0) {
-      pushIdent(m[0], out);
-      i += m[0].length;
-      continue;
+    // an identifier starts with a letter or `_`: ASCII ones are told apart here, the rest by the regex
+    if (code >= 0x80 || code === 95 || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+      IDENT_RE.lastIndex = i;
+      const m = IDENT_RE.exec(text);
+      if (m && m[0].length > 0) {
+        pushIdent(m[0], out);
+        i += m[0].length;
+        continue;
+      }
     }
     if (code >= 48 && code <= 57) {
       let j = i;
-      while (j < n && /[0-9]/.test(text[j]!)) j++;
+      while (j < n && isDigit(text.charCodeAt(j))) j++;
       out.push(text.slice(i, j));
       i = j;
       continue;
     }
-    const op = ASCII_OPS.find((o) => text.startsWith(o, i));
+    const op = OP_STARTS.has(code) ? ASCII_OPS.find((o) => text.startsWith(o, i)) : undefined;
     if (op) {
       out.push(op);
       i += op.length;
@@ -98,3 +138,8 @@ export function terms(text: string): string[] {
   }
   return out;
 }
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** NOISE (single UTF-16 units all) by code, and the first characters of ASCII_OPS. */
+const NOISE_CODES = new Set([...NOISE].map((c) => c.charCodeAt(0)));
+const OP_STARTS = new Set(ASCII_OPS.map((o) => o.charCodeAt(0)));

@@ -10,7 +10,12 @@ import { crc32 } from 'node:zlib';
 
 const MAGIC = 'PLSPBIN1';
 
-export type SectionData = Uint8Array | Int8Array | Uint32Array | Float32Array | string;
+export type SectionData = Uint8Array | Int8Array | Uint32Array | Float32Array | string | Utf8Bytes;
+
+/** A `utf8` section given as its encoded bytes, in pieces written one after the other (no round trip through a string). */
+export class Utf8Bytes {
+  constructor(readonly pieces: Uint8Array[]) {}
+}
 type Dtype = 'u8' | 'i8' | 'u32' | 'f32' | 'utf8';
 
 interface SectionHeader {
@@ -31,7 +36,7 @@ export class IndexFileError extends Error {
 }
 
 function dtypeOf(d: SectionData): Dtype {
-  if (typeof d === 'string') return 'utf8';
+  if (typeof d === 'string' || d instanceof Utf8Bytes) return 'utf8';
   if (d instanceof Int8Array) return 'i8';
   if (d instanceof Uint32Array) return 'u32';
   if (d instanceof Float32Array) return 'f32';
@@ -46,13 +51,14 @@ export function writeContainer(file: string, sections: Record<string, SectionDat
   const headers: SectionHeader[] = [];
   let offset = 0;
   for (const [name, data] of Object.entries(sections)) {
-    const buf =
-      typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    headers.push({ name, dtype: dtypeOf(data), offset, bytes: buf.length });
-    bodies.push(buf);
-    const pad = align8(buf.length) - buf.length;
+    const view = (b: Uint8Array | Int8Array | Uint32Array | Float32Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    const bufs = data instanceof Utf8Bytes ? data.pieces.map(view) : [typeof data === 'string' ? Buffer.from(data, 'utf8') : view(data)];
+    const length = bufs.reduce((n, b) => n + b.length, 0);
+    headers.push({ name, dtype: dtypeOf(data), offset, bytes: length });
+    bodies.push(...bufs);
+    const pad = align8(length) - length;
     if (pad) bodies.push(Buffer.alloc(pad));
-    offset += align8(buf.length);
+    offset += align8(length);
   }
   const headerJson = Buffer.from(JSON.stringify({ sections: headers, dataBytes: offset }), 'utf8');
   const prefix = Buffer.alloc(16);
@@ -113,7 +119,7 @@ function crcOfFd(fd: number, size: number): number {
 export class Container {
   private constructor(
     readonly file: string,
-    private readonly fd: number,
+    private fd: number,
     private readonly dataStart: number,
     private readonly sections: Map<string, SectionHeader>,
     private readonly loaded: Map<string, Buffer>,
@@ -223,6 +229,12 @@ export class Container {
     const s = this.sections.get(name);
     if (!s) throw new IndexFileError(this.file, `missing section ${name}`);
     return s.bytes;
+  }
+
+  /** Closes the file of the lazy sections (no more `range` reads). */
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
   }
 
   /** Bytes [start, end) of a lazy section, read from disk. */

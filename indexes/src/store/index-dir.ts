@@ -71,27 +71,48 @@ export async function writeIndexDir(
   onAnnProgress?: (done: number, total: number) => void,
 ): Promise<Manifest> {
   prepareOutDir(dir);
-  writeContainer(join(dir, 'premises.bin'), encodePremises(content.infos, content.graph));
+  writePremisesFile(dir, content.infos, content.graph);
   writeBm25(join(dir, 'sparse.bin'), content.sparse);
   writeBm25(join(dir, 'informal.bin'), content.informal);
-  const written = ['premises.bin', ...SPARSE_FILES];
-  if (content.dense) {
-    const { vectors, dim } = content.dense;
-    const q = quantize(vectors, dim);
-    writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
-    await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), vectors, dim, onAnnProgress);
-    written.push('dense.bin', 'dense.usearch');
-  }
+  if (content.dense) await writeDenseFiles(dir, content.dense, onAnnProgress);
+  return writeManifest(dir, { premises: content.infos.length, encoder: content.dense?.encoder, sources: content.sources, stats: content.stats });
+}
+
+/** premises.bin: the premise records and their proof graph. */
+export function writePremisesFile(dir: string, infos: PremiseInfo[], graph: ProofGraph): void {
+  writeContainer(join(dir, 'premises.bin'), encodePremises(infos, graph));
+}
+
+/** sparse.bin or informal.bin: one BM25 field. */
+export function writeFieldFile(dir: string, file: 'sparse.bin' | 'informal.bin', index: Bm25Index): void {
+  writeBm25(join(dir, file), index);
+}
+
+/** dense.bin and dense.usearch: the int8 vectors and their ANN graph. */
+export async function writeDenseFiles(dir: string, dense: NonNullable<IndexContent['dense']>, onAnnProgress?: (done: number, total: number) => void): Promise<void> {
+  const { vectors, dim } = dense;
+  const q = quantize(vectors, dim);
+  writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
+  await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), vectors, dim, onAnnProgress);
+}
+
+/**
+ * The manifest of a directory whose files are written (premises, both BM25
+ * fields, and the dense files with an encoder): their sizes and CRC-32s. Written
+ * last, atomically: it marks the directory complete.
+ */
+export function writeManifest(dir: string, m: { premises: number; encoder?: EncoderRef; sources: string[]; stats: Record<string, number> }): Manifest {
+  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : [])];
   const files: Manifest['files'] = {};
   for (const f of written) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
   const manifest: Manifest = {
     format: FORMAT,
     version: VERSION,
     created: new Date().toISOString(),
-    premises: content.infos.length,
-    encoder: content.dense?.encoder,
-    sources: content.sources,
-    stats: content.stats,
+    premises: m.premises,
+    encoder: m.encoder,
+    sources: m.sources,
+    stats: m.stats,
     files,
   };
   const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
@@ -199,17 +220,22 @@ export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): Index
 /**
  * The finished sparse-only index `from` with the dense side added, in `dir`:
  * premises.bin and sparse.bin are copied as they are (nothing re-encoded), the
- * vectors and their ANN graph written, the manifest last.
+ * vectors and their ANN graph written, the manifest last. `informal`: the
+ * informal field to write instead of the one of `from` (its build was deferred).
  */
 export async function writeDenseCopy(
   dir: string,
   from: string,
   dense: NonNullable<IndexContent['dense']>,
   onAnnProgress?: (done: number, total: number) => void,
+  informal?: Bm25Index,
 ): Promise<Manifest> {
   const src = readManifest(from);
   prepareOutDir(dir);
-  for (const f of ['premises.bin', ...SPARSE_FILES]) copyFileSync(verified(from, src, f), join(dir, f));
+  for (const f of ['premises.bin', ...SPARSE_FILES]) {
+    if (f === 'informal.bin' && informal) writeBm25(join(dir, f), informal);
+    else copyFileSync(verified(from, src, f), join(dir, f));
+  }
   const q = quantize(dense.vectors, dense.dim);
   writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
   await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), dense.vectors, dense.dim, onAnnProgress);

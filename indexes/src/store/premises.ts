@@ -7,25 +7,36 @@
 import type { Lang } from '../extract/record.js';
 import { checkGraph, type ProofGraph } from '../graph.js';
 import type { PremiseInfo } from '../premise-info.js';
-import { Container, IndexFileError, type Expected, type SectionData } from './container.js';
+import { Container, IndexFileError, Utf8Bytes, type Expected, type SectionData } from './container.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 
 export { toInfo, type PremiseInfo } from '../premise-info.js';
 
 export function encodePremises(infos: PremiseInfo[], graph: ProofGraph): Record<string, SectionData> {
   const offsets = new Uint32Array(infos.length + 1);
-  const chunks: Buffer[] = [];
+  // records' JSON written into large buffers, not one small buffer each
+  const CHUNK = 16 * 1024 * 1024;
+  const pieces: Buffer[] = [];
+  let chunk = Buffer.allocUnsafe(CHUNK);
+  let used = 0;
   let at = 0;
   infos.forEach((p, i) => {
     offsets[i] = at;
-    const b = Buffer.from(JSON.stringify(p), 'utf8');
-    chunks.push(b);
-    at += b.length;
+    const json = JSON.stringify(p);
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (used + bytes > chunk.length) {
+      pieces.push(chunk.subarray(0, used));
+      chunk = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+      used = 0;
+    }
+    used += chunk.write(json, used, 'utf8');
+    at += bytes;
   });
+  pieces.push(chunk.subarray(0, used));
   offsets[infos.length] = at;
   return {
     ...stringSections('names', encodeStrings(infos.map((p) => p.name))),
-    meta: Buffer.concat(chunks).toString('utf8'),
+    meta: new Utf8Bytes(pieces),
     metaOffsets: offsets,
     uses: Uint32Array.from(infos, (p) => p.uses),
     langs: Uint8Array.from(infos, (p) => LANGS.indexOf(p.lang)),
@@ -85,8 +96,31 @@ export class PremiseTable {
     return this.graph.targets.subarray(this.graph.offsets[id], this.graph.offsets[id + 1]);
   }
 
+  /** Every premise in order, the records read from disk a block at a time. */
+  *scan(): Generator<PremiseInfo> {
+    const n = this.size;
+    const BLOCK = 4 * 1024 * 1024;
+    for (let first = 0; first < n; ) {
+      // whole records up to about BLOCK bytes (at least one)
+      let last = first + 1;
+      while (last < n && this.offsets[last + 1]! - this.offsets[first]! <= BLOCK) last++;
+      const base = this.offsets[first]!;
+      const block = this.c.range('meta', base, this.offsets[last]!);
+      for (let id = first; id < last; id++) yield this.parse(id, block.toString('utf8', this.offsets[id]! - base, this.offsets[id + 1]! - base));
+      first = last;
+    }
+  }
+
+  /** Closes the file the records are read from. */
+  close(): void {
+    this.c.close();
+  }
+
   get(id: number): PremiseInfo {
-    const raw = this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8');
+    return this.parse(id, this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8'));
+  }
+
+  private parse(id: number, raw: string): PremiseInfo {
     try {
       return JSON.parse(raw) as PremiseInfo;
     } catch {

@@ -13,7 +13,7 @@ export async function extractCommand(argv: string[]): Promise<number> {
   let failed: Error | undefined;
   file?.on('error', (e) => (failed ??= e));
   const progress = progressReporter();
-  const corpus = extractCorpus(positionals, progress.update);
+  const corpus = await extractCorpus(positionals, progress.update);
   progress.stop();
   const out = file ?? process.stdout;
   for (const r of corpus.records) {

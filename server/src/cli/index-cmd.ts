@@ -19,6 +19,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     out: { type: 'string', short: 'o' },
     encoder: { type: 'string' },
     'no-dense': { type: 'boolean' },
+    'defer-informal': { type: 'boolean' },
     'no-packages': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
     'resolve-against': { type: 'string', multiple: true },
@@ -31,6 +32,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
   if (!values.out) throw new UsageError('index needs --out <index-dir>');
   if (!positionals.length && !denseFrom) throw new UsageError('index needs at least one source directory');
   if (denseFrom && (positionals.length || values['no-dense'])) throw new UsageError('--dense-from takes no sources and needs an encoder');
+  if (values['defer-informal'] && !values['no-dense']) throw new UsageError('--defer-informal is for a sparse-only index (--no-dense) that --dense-from completes');
   for (const d of [...(values['resolve-against'] ?? []), ...(denseFrom ? [denseFrom] : [])]) {
     if (!existsSync(join(d, 'manifest.json'))) throw new UsageError(`not an index directory: ${d}`);
   }
@@ -56,7 +58,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
   try {
     const s = denseFrom
       ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir, onProgress: progress.update })
-      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined });
+      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);

@@ -3,7 +3,7 @@
 export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <command> --help: its flags)
 
 commands:
-  index <source>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
+  index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
   query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--json]
@@ -43,10 +43,13 @@ Extracts the declarations of .lean/.thy trees (a Lake package: its default libra
   -o, --out DIR        the index directory to write (required)
   --encoder DIR        the encoder for premise vectors (default: the shipped models/default)
   --no-dense           BM25 only: no vectors
+  --defer-informal     with --no-dense: leave the informal (English) field empty, for
+                       --dense-from to build (an index to serve first, see the README)
   --no-packages        a Lake project's own sources only, not its .lake/packages/*
   --resolve-against DIR
                        proofs may reference that index's premises (repeatable)
   --dense-from DIR     instead of sources: that sparse-only index with vectors added
+                       (and its informal field, when it was deferred)
   --progress-fd N      JSON-lines progress events on file descriptor N (for programs)
 ${LLM}
   --llm-rate N         requests per second at most (default: 10)

@@ -8,10 +8,12 @@
  * channel (`--progress-fd 3`) becomes `$/progress`.
  *
  * Premises come in two steps: every missing entry is first built sparse-only
- * (extraction + BM25, each entry's references resolved against the entries
- * before it) and served at once through `onSparse`; then a second child adds
- * the dense side from the finished sparse index (no second extraction), the
- * sparse-only entry is removed, and the full directories are the result.
+ * (extraction + formal BM25, each entry's references resolved against the
+ * entries before it; the informal field deferred when an encoder will follow)
+ * and served at once through `onSparse`; then a second child adds the informal
+ * field and the dense side from the finished sparse index (no second
+ * extraction), the sparse-only entry is removed, and the full directories are
+ * the result.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -118,7 +120,8 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
   const env = opts.env ?? process.env;
   const plan = opts.prover === 'isabelle' ? await isabellePlan(opts, cache, env) : await leanPlan(opts, cache, env);
   const full = plan.entries(await encoderKey(encoderDir));
-  const sparse = encoderDir ? plan.entries('none') : full;
+  // with an encoder, the first step's entries leave the informal field to the dense step (their own key: they are not a BM25-only index)
+  const sparse = encoderDir ? plan.entries(STAGED_KEY) : full;
   if (!full.length) {
     throw new Error(`automatic index: ${plan.root} has ${opts.prover === 'isabelle' ? 'no theories and no Isabelle distribution' : 'no dependencies and no Lean sources'}`);
   }
@@ -137,7 +140,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
       continue;
     }
     try {
-      await buildEntry(ctx, s, 'index', indexArgs(s, dirs.filter((d): d is string => !!d)));
+      await buildEntry(ctx, s, 'index', indexArgs(s, dirs.filter((d): d is string => !!d), !!encoderDir));
       dirs.push(s.dir);
     } catch (e) {
       failures.push(fail(ctx, f, e));
@@ -179,13 +182,23 @@ function fail(ctx: BuildContext, entry: CacheEntry, e: unknown): string {
   return msg;
 }
 
-/** `index` arguments for a sparse-only build of an entry, its references resolved against `earlier`. */
-function indexArgs(entry: CacheEntry, earlier: string[]): string[] {
-  return [...(entry.links ? [] : entry.sources), '--no-dense', ...(entry.packages ? [] : ['--no-packages']), ...earlier.flatMap((d) => ['--resolve-against', d])];
+/** Encoder id in the keys of first-step entries built to be upgraded (formal BM25 only, the informal field deferred). */
+export const STAGED_KEY = 'none+deferred-informal';
+
+/** `index` arguments for a sparse-only build of an entry, its references resolved against `earlier`; `staged`: the informal field left to the dense step. */
+function indexArgs(entry: CacheEntry, earlier: string[], staged: boolean): string[] {
+  return [
+    ...(entry.links ? [] : entry.sources),
+    '--no-dense',
+    ...(staged ? ['--defer-informal'] : []),
+    ...(entry.packages ? [] : ['--no-packages']),
+    ...earlier.flatMap((d) => ['--resolve-against', d]),
+  ];
 }
 
 const PHASE_LABEL: Record<string, string> = {
   extract: 'extracting declarations',
+  informal: 'indexing the English side',
   embed: 'embedding premises',
   ann: 'building the vector graph',
   write: 'writing the index',
