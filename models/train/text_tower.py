@@ -165,6 +165,8 @@ seen_sample = rnd.sample(train, 300)
 def report(tag):
     line = {'at': tag}
     for name, rs in (('val', val_sample), ('seen', seen_sample)):
+        if not rs:
+            continue
         for view in ('doc', 'name', 'stmt'):
             r10, mrr = evaluate(rs, view)
             line[f'{name}_{view}_R@10'] = round(r10, 3)
