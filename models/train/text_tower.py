@@ -18,8 +18,8 @@ Hold-out: the holdout list has no lines in pairs.jsonl; files with md5(file) % V
 validation only (VAL_MOD=0: train on every file).
 
 Usage: /usr/bin/python3 models/train/text_tower.py DATA OUT_DIR
-Knobs (environment): TRAIN_SECONDS (900), BATCH (512), NEG (2048), THREADS (1), TAU (0.05), LR (0.01),
-VAL_MOD (50), SEED (0).
+Knobs (environment): TRAIN_SECONDS (900), BATCH (512), NEG (2048), THREADS (1), TAU (0.05), LR (0.005),
+VAL_MOD (0; 50 holds out 2 % of the files), SEED (0).
 """
 import hashlib
 import json
@@ -38,8 +38,8 @@ TRAIN_SECONDS = float(env('TRAIN_SECONDS', '900'))
 BATCH = int(env('BATCH', '512'))
 NEG = int(env('NEG', '2048'))
 TAU = float(env('TAU', '0.05'))
-LR = float(env('LR', '0.01'))
-VAL_MOD = int(env('VAL_MOD', '50'))
+LR = float(env('LR', '0.005'))
+VAL_MOD = int(env('VAL_MOD', '0'))
 SEED = int(env('SEED', '0'))
 MAXLEN = 64
 random.seed(SEED)
