@@ -19,6 +19,7 @@ import { loadTextTower, type TextTower } from '../../models/src/text-tower.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { openEngine } from '../../server/src/engine/open.js';
+import { chooseTextTower } from '../../server/src/engine/text-tower-choice.js';
 import { RECORDS } from './engine-helpers.js';
 
 const TINY_ENCODER = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/tiny-encoder');
@@ -229,4 +230,20 @@ describe('openEngine and the text tower', () => {
     expect((await none.search('the triangle', { mode: 'dense', k: 2 })).length).toBe(2);
     await none.dispose();
   }, 60_000);
+});
+
+describe('chooseTextTower (the shipped tower)', () => {
+  it('takes the shipped tower for its own encoder only, and warns and goes on when it is damaged', () => {
+    const shipped = writeTower(tmp(), SMALL);
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    expect(chooseTextTower({}, 'enc-test', shipped, warn)?.encoderId).toBe('enc-test');
+    expect(chooseTextTower({}, 'another-encoder', shipped, warn)).toBeUndefined();
+    expect(chooseTextTower({ noTextTower: true }, 'enc-test', shipped, warn)).toBeUndefined();
+    expect(chooseTextTower({}, 'enc-test', join(tmp(), 'absent'), warn)).toBeUndefined();
+    expect(warnings).toEqual([]);
+    writeFileSync(join(shipped, 'tower.bin'), Buffer.alloc(24));
+    expect(chooseTextTower({}, 'enc-test', shipped, warn)).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^English text tower is off: .*tower\.bin: checksum mismatch/)]);
+  });
 });

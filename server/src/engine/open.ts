@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
-import { loadTextTower, type TextTower } from '../../../models/src/text-tower.js';
+import { chooseTextTower } from './text-tower-choice.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { Engine, type EngineOptions } from './engine.js';
@@ -88,31 +88,6 @@ function openVocabulary(opts: OpenOptions) {
 }
 
 /**
- * The text tower for vectors made by encoder `encoderId`: the one asked for (its faults
- * and a mismatch are errors), else the shipped one when it was trained for that encoder
- * (a damaged shipped tower is a warning: English then goes through the encoder).
- */
-function openTextTower(opts: OpenOptions, encoderId: string): TextTower | undefined {
-  if (opts.noTextTower) return undefined;
-  if (opts.textTowerDir) {
-    const tower = loadTextTower(opts.textTowerDir);
-    if (tower.encoderId !== encoderId) {
-      throw new Error(`text tower ${opts.textTowerDir} was trained for encoder ${tower.encoderId}, but the index's vectors are from ${encoderId}`);
-    }
-    return tower;
-  }
-  const shipped = defaultTextTowerDir();
-  if (!existsSync(shipped)) return undefined;
-  try {
-    const tower = loadTextTower(shipped);
-    return tower.encoderId === encoderId ? tower : undefined;
-  } catch (e) {
-    warnOf(opts)(`English text tower is off: ${(e as Error).message}`);
-    return undefined;
-  }
-}
-
-/**
  * Open one index directory, or several as one engine (one base segment each,
  * e.g. a project's dependencies and its own sources). Several directories must
  * have been built with the same encoder, or all without one.
@@ -140,7 +115,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
       throw new Error(`encoder ${dir} has dimension ${encoder.dim} but the index was built with ${rec.dim}; rebuild the index`);
     }
   }
-  const textTower = encoder && rec ? openTextTower(opts, rec.id) : undefined;
+  const textTower = encoder && rec ? chooseTextTower(opts, rec.id, defaultTextTowerDir(), warnOf(opts)) : undefined;
   const { reranker, byDefault } = await openReranker(opts);
   const vocabulary = opts.vocabulary ?? openVocabulary(opts);
   const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
