@@ -20,6 +20,7 @@ import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { openEngine } from '../../server/src/engine/open.js';
 import { chooseTextTower } from '../../server/src/engine/text-tower-choice.js';
+import { towerDataCommand } from '../../server/src/cli/tower-data-cmd.js';
 import { RECORDS } from './engine-helpers.js';
 
 const TINY_ENCODER = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/tiny-encoder');
@@ -229,6 +230,22 @@ describe('openEngine and the text tower', () => {
     const none = await openEngine(idx, { ...opts, textTowerDir: broken, noTextTower: true });
     expect((await none.search('the triangle', { mode: 'dense', k: 2 })).length).toBe(2);
     await none.dispose();
+
+    // the training data: vectors as stored, terms, English views per premise; holdout theorems left out
+    const holdout = join(dir, 'holdout.txt');
+    writeFileSync(holdout, 'other\n');
+    const data = join(dir, 'data');
+    expect(await towerDataCommand(['--index', idx, '--out', data, '--holdout', holdout, '--min-df', '1'])).toBe(0);
+    const meta = JSON.parse(readFileSync(join(data, 'terms.json'), 'utf8'));
+    expect(meta.encoder.id).toBe(id);
+    expect(meta.premises).toBe(2);
+    expect(readFileSync(join(data, 'vectors.i8')).length).toBe(2 * dim);
+    expect(readFileSync(join(data, 'scales.f32')).length).toBe(2 * 4);
+    const lines = readFileSync(join(data, 'pairs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(1);
+    const words = (ids: number[]) => ids.map((i) => meta.terms[i]);
+    expect(words(lines[0].doc)).toEqual(['triangl', 'inequ']);
+    expect(words(lines[0].name)).toContain('tri');
   }, 60_000);
 });
 
