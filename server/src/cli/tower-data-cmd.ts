@@ -12,10 +12,11 @@
  *    its informal field: module and section prose); plus `file`, for splits.
  * Premises on the holdout list get no line (they are never training targets).
  */
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { Container } from '../../../indexes/src/store/container.js';
+import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
 import { englishTerms } from '../../../indexes/src/informal/english.js';
 import { nameWords } from '../../../indexes/src/informal/naming.js';
 import { renderStatement } from '../../../indexes/src/informal/render.js';
@@ -34,11 +35,11 @@ export async function towerDataCommand(argv: string[]): Promise<number> {
   const holdoutFile = values.holdout ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
   if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
   const holdout = new Set(readFileSync(holdoutFile, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  prepareOutDir(values.out);
 
   const parts = readIndexDir(values.index, { dense: false });
   const enc = parts.manifest.encoder;
   if (!enc) throw new UsageError(`${values.index} has no premise vectors (built without an encoder)`);
-  mkdirSync(values.out, { recursive: true });
   const dense = Container.read(join(values.index, 'dense.bin'));
   writeFileSync(join(values.out, 'vectors.i8'), dense.i8('vectors'));
   writeFileSync(join(values.out, 'scales.f32'), dense.f32('scales'));
