@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   http: async () => (await import('./cli/http-cmd.js')).httpCommand,
   vocab: async () => (await import('./cli/vocab-cmd.js')).vocabCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
+  'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
 };
 

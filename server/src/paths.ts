@@ -18,4 +18,5 @@ export function packageRoot(): string {
 }
 
 export const defaultModelDir = () => join(packageRoot(), 'models', 'default');
+export const defaultTextTowerDir = () => join(packageRoot(), 'models', 'text-tower');
 export const defaultVocabFile = () => join(packageRoot(), 'models', 'vocab', 'en-lean.json');

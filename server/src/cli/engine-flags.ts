@@ -12,6 +12,8 @@ export const ENGINE_FLAGS = {
   encoder: { type: 'string' },
   reranker: { type: 'string' },
   weights: { type: 'string' },
+  'text-tower': { type: 'string' },
+  'no-text-tower': { type: 'boolean' },
 } as const;
 
 interface EngineFlagValues {
@@ -20,6 +22,8 @@ interface EngineFlagValues {
   encoder?: string;
   reranker?: string;
   weights?: string;
+  'text-tower'?: string;
+  'no-text-tower'?: boolean;
 }
 
 /** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
@@ -32,6 +36,8 @@ export async function openFromFlags(
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
     weights: weightsOption(values.weights),
+    textTowerDir: values['text-tower'],
+    noTextTower: values['no-text-tower'],
     sparseOnly: sparseOnly && !values.rerank,
   });
   const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);

@@ -9,6 +9,7 @@ commands:
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
+  tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
@@ -23,6 +24,9 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
                        reorder the top 50 with the reranker (default: the reranker's own default; off for the shipped one)
   --reranker DIR       a reranker or cross-encoder directory (default: the shipped models/reranker)
   --encoder DIR        the query encoder (default: the one the index was built with)
+  --text-tower DIR     English sentences → premise vectors (default: the shipped models/text-tower
+                       when it was trained for the index's encoder)
+  --no-text-tower      English goes through the encoder like any other query
   --weights d,s,p[,g[,l[,i[,k[,n]]]]]
                        fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name]]]]]
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0 Lean;
@@ -118,6 +122,20 @@ theorem of the records, with feature rows and 0/1 labels.
 
 example:
   premise-lsp rerank-data --index /tmp/idx --records /tmp/records.jsonl --out /tmp/features.jsonl
+`,
+  'tower-data': `usage: premise-lsp tower-data --index <index-dir> --out <dir> [options]
+
+Training data for the English text tower (models/train/text_tower.py): the index's premise
+vectors, its informal terms, and English views of each premise (docstring, name in words,
+statement in words, surrounding prose) as term ids.
+
+  -i, --index DIR      an index built with an encoder (required)
+  -o, --out DIR        where to write vectors.i8, scales.f32, terms.json, pairs.jsonl (required)
+  --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --min-df N           keep terms in at least N premises (default: 3)
+
+example:
+  premise-lsp tower-data --index /tmp/idx --out /tmp/tower-data
 `,
   serve: `usage: premise-lsp serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
 

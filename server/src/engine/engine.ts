@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';
+import type { TextTower } from '../../../models/src/text-tower.js';
 import { embedPremises } from '../../../indexes/src/embed.js';
 import { idf } from '../../../indexes/src/sparse/bm25.js';
 import { terms } from '../../../indexes/src/sparse/terms.js';
@@ -69,6 +70,8 @@ export interface EngineOptions {
   rerankByDefault?: boolean;
   weights?: StyleWeights;
   defaultMode?: Mode;
+  /** English sentences → vectors in the index's premise space (default: none; English goes through the encoder). */
+  textTower?: TextTower;
   /** English → Lean name parts for text queries (default: the naming-convention seed). */
   vocabulary?: Vocabulary;
   /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
@@ -443,6 +446,7 @@ export class Engine implements PremiseSearch {
     // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
     const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
     const informal = tq && this.informalWeights(tq, segs);
+    vec = this.englishVector(q, mode, opts, tq, vec) ?? vec;
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs, tq?.lean) : undefined;
     const pool = Math.max(POOL, k);
     const excluded = new Set((opts.exclude ?? []).flatMap((n) => segs.map((s, i) => orderOf(i, s.table.id(n)))));
@@ -575,6 +579,23 @@ export class Engine implements PremiseSearch {
     const slot = slotOf(opts.slot);
     if (slot) slotRerank(q, slot, list);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+  }
+
+  /**
+   * An English sentence's vector: the text tower's (same space as the premise vectors)
+   * averaged with the encoder's, which still reads the sentence's symbols and names
+   * (together better than either alone; README, "Quality"). Undefined when no tower is
+   * loaded or it knows none of the words.
+   */
+  private englishVector(q: ParsedQuery, mode: Mode, opts: SearchOptions, tq?: TextQuery, encoded?: Float32Array): Float32Array | undefined {
+    const tower = this.opts.textTower;
+    if (!tower || !usesVectors(mode) || q.style !== 'text' || opts.informal === false) return undefined;
+    const read = tq ?? readTextQuery(q.text, this.vocabulary);
+    const t = read.style === 'english' ? tower.embed(read.english) : undefined;
+    if (!t || !encoded) return t;
+    const sum = t.map((x, j) => x + encoded[j]!);
+    const norm = Math.hypot(...sum);
+    return norm > 0 ? sum.map((x) => x / norm) : t;
   }
 
   /** SInE or MePo over every segment's symbols, merged by selection round, then strength. */

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
+import { chooseTextTower } from './text-tower-choice.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { Engine, type EngineOptions } from './engine.js';
@@ -18,7 +19,7 @@ import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
 import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
-import { defaultVocabFile } from '../paths.js';
+import { defaultTextTowerDir, defaultVocabFile } from '../paths.js';
 import type { OpenedEngine } from './types.js';
 
 // The engine's values for callers outside it (with types.ts, its whole public surface).
@@ -38,6 +39,10 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   rerankerDir?: string;
   /** Load the shipped `models/reranker` when no reranker is given (default true). */
   defaultReranker?: boolean;
+  /** English text tower directory (default: the shipped models/text-tower when it was trained for the index's encoder). */
+  textTowerDir?: string;
+  /** Load no text tower: English goes through the encoder like any query (default false). */
+  noTextTower?: boolean;
   /** English → Lean vocabulary file (default: the shipped models/vocab/en-lean.json; the seed table alone when absent). */
   vocabFile?: string;
   /** Problems that do not stop the engine, e.g. a shipped reranker that cannot be loaded (default: stderr). */
@@ -110,11 +115,13 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
       throw new Error(`encoder ${dir} has dimension ${encoder.dim} but the index was built with ${rec.dim}; rebuild the index`);
     }
   }
+  const textTower = encoder && rec ? chooseTextTower(opts, rec.id, defaultTextTowerDir(), warnOf(opts)) : undefined;
   const { reranker, byDefault } = await openReranker(opts);
   const vocabulary = opts.vocabulary ?? openVocabulary(opts);
   const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
     ...opts,
     encoder,
+    textTower,
     reranker,
     rerankByDefault: byDefault,
     vocabulary,
