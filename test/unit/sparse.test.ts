@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, idf } from '../../indexes/src/sparse/bm25.js';
 import { splitIdent, terms } from '../../indexes/src/sparse/terms.js';
+import { topByScore } from '../../server/src/engine/segment.js';
 
 describe('terms', () => {
   it('splits Lean names on dots, underscores and camelCase, keeping the last component', () => {
@@ -43,5 +44,25 @@ describe('Bm25Index', () => {
     expect(acc[1]).toBeGreaterThan(acc[0]!);
     expect(acc[0]).toBeGreaterThan(acc[2]!);
     expect(acc[2]).toBe(0);
+  });
+
+  it('scores each document once, and its top: best first, ties to the lower id, deleted and zero scores left out', () => {
+    const many = Bm25Index.build(Array.from({ length: 500 }, (_, d) => [`t${d % 7}`, `u${d % 11}`, `t${d % 7}`, d % 3 ? 'v' : 'w']));
+    const acc = new Float32Array(500);
+    const touched = new Int32Array(500);
+    const count = many.accumulate(new Map([['t3', 1], ['u5', 0.5], ['w', 0.25]]), acc, touched);
+    // every scored document, once
+    const hit = touched.subarray(0, count);
+    expect([...hit].sort((a, b) => a - b)).toEqual([...acc.keys()].filter((d) => acc[d]! > 0));
+    const deleted = new Uint8Array(500);
+    deleted[3] = 1;
+    // the reference: every id, best score first, ties to the lower id
+    const full = [...acc.keys()].filter((d) => acc[d]! > 0 && !deleted[d]).sort((a, b) => acc[b]! - acc[a]! || a - b);
+    expect(full.length).toBeGreaterThan(100);
+    for (const n of [1, 5, 40, 400]) {
+      expect(topByScore(acc, deleted, n)).toEqual(full.slice(0, n));
+      expect(topByScore(acc, deleted, n, hit)).toEqual(full.slice(0, n));
+      expect(topByScore(acc, deleted, n, hit.slice().reverse())).toEqual(full.slice(0, n));
+    }
   });
 });

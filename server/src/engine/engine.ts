@@ -478,7 +478,7 @@ export class Engine implements PremiseSearch {
       const parts: ScoreParts = {};
       if (sparse) parts.sparse = seg.acc[id]!;
       if (informal) parts.informal = seg.informalAcc[id]!;
-      if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.table.name(id));
+      if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.nameWords(id));
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts, taken.get(order))));
       parts.prior = Math.log1p(c.uses);
@@ -488,19 +488,20 @@ export class Engine implements PremiseSearch {
     segs.forEach((seg, segIndex) => {
       const found: Neighbour[] = [];
       // both fields are accumulated before any candidate of this segment is scored
+      let informalHit: Int32Array | undefined;
       if (informal) {
         seg.informalAcc.fill(0);
-        seg.informal.accumulate(informal, seg.informalAcc);
+        informalHit = seg.informalTouched.subarray(0, seg.informal.accumulate(informal, seg.informalAcc, seg.informalTouched));
       }
       if (weights) {
         seg.acc.fill(0);
-        seg.sparse.accumulate(weights, seg.acc);
-        for (const id of topByScore(seg.acc, seg.deleted, pool)) {
+        const hit = seg.touched.subarray(0, seg.sparse.accumulate(weights, seg.acc, seg.touched));
+        for (const id of topByScore(seg.acc, seg.deleted, pool, hit)) {
           candidate(seg, segIndex, id);
           if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
         }
       }
-      if (informal) for (const id of topByScore(seg.informalAcc, seg.deleted, pool)) candidate(seg, segIndex, id);
+      if (informalHit) for (const id of topByScore(seg.informalAcc, seg.deleted, pool, informalHit)) candidate(seg, segIndex, id);
       if (vec && seg.dense) {
         for (const h of seg.dense.top(vec, pool)) {
           candidate(seg, segIndex, h.id);

@@ -11,6 +11,7 @@ import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import type { Lang } from '../../../indexes/src/extract/record.js';
 import { SymbolSets } from './symbol-sets.js';
+import { nameWords, type NameWords } from './text-query.js';
 
 export interface PremiseSource {
   readonly size: number;
@@ -27,12 +28,18 @@ export interface PremiseSource {
   refs(id: number): ArrayLike<number | string>;
 }
 
+/** How many premises' name words a segment keeps (a text query reads a few hundred candidates' names). */
+const NAME_WORDS_KEPT = 10_000;
+
 export class Segment {
   /** 1 = deleted (replaced by a newer version elsewhere, or removed). */
   readonly deleted: Uint8Array;
   /** Reused BM25 accumulators, formal and informal (queries run one at a time per engine). */
   readonly acc: Float32Array;
   readonly informalAcc: Float32Array;
+  /** The documents each accumulator scored in the current search (see Bm25Index.accumulate). */
+  readonly touched: Int32Array;
+  readonly informalTouched: Int32Array;
   private symbolSets?: SymbolSets;
   /**
    * Uses from other segments' proofs, on top of `table.uses`: `fixed` from base
@@ -54,6 +61,20 @@ export class Segment {
     this.deleted = new Uint8Array(table.size);
     this.acc = new Float32Array(table.size);
     this.informalAcc = new Float32Array(table.size);
+    this.touched = new Int32Array(table.size);
+    this.informalTouched = new Int32Array(table.size);
+  }
+
+  /** Names read as words for text queries' name match, by premise id; emptied when full (cheaper than keeping an LRU order). */
+  private readonly words = new Map<number, NameWords>();
+
+  nameWords(id: number): NameWords {
+    let w = this.words.get(id);
+    if (!w) {
+      if (this.words.size >= NAME_WORDS_KEPT) this.words.clear();
+      this.words.set(id, (w = nameWords(this.table.name(id))));
+    }
+    return w;
   }
 
   /** Per-premise symbol sets for the SInE/MePo baselines, built on first use. */
@@ -104,21 +125,85 @@ export class Segment {
   }
 }
 
-/** Top-n ids by descending score among entries with score > 0, skipping deleted ones. */
-export function topByScore(scores: Float32Array, deleted: Uint8Array, n: number): number[] {
+/**
+ * The best n ids seen: a min-heap whose root is the worst kept (lowest score,
+ * then highest id), so a long tail of small scores costs one comparison each.
+ */
+class TopN {
+  private readonly heap: Int32Array;
+  private size = 0;
+  /** The root's score once the heap is full (below it nothing gets in). */
+  private floor = -Infinity;
+
+  constructor(
+    private readonly scores: Float32Array,
+    private readonly n: number,
+  ) {
+    this.heap = new Int32Array(n);
+  }
+
+  /** a ranks below b: a lower score, or the same score and a higher id. */
+  private below(a: number, b: number): boolean {
+    const sa = this.scores[a]!;
+    const sb = this.scores[b]!;
+    return sa < sb || (sa === sb && a > b);
+  }
+
+  offer(id: number, score: number): void {
+    const heap = this.heap;
+    if (this.size < this.n) {
+      let at = this.size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!this.below(id, heap[parent]!)) break;
+        heap[at] = heap[parent]!;
+        at = parent;
+      }
+      heap[at] = id;
+      if (this.size === this.n) this.floor = this.scores[heap[0]!]!;
+      return;
+    }
+    if (score < this.floor || !this.below(heap[0]!, id)) return;
+    let at = 0;
+    for (;;) {
+      const l = 2 * at + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const child = r < this.size && this.below(heap[r]!, heap[l]!) ? r : l;
+      if (!this.below(heap[child]!, id)) break;
+      heap[at] = heap[child]!;
+      at = child;
+    }
+    heap[at] = id;
+    this.floor = this.scores[heap[0]!]!;
+  }
+
+  /** Best first, ties to the lower id. */
+  sorted(): number[] {
+    const s = this.scores;
+    return Array.from(this.heap.subarray(0, this.size)).sort((a, b) => s[b]! - s[a]! || a - b);
+  }
+}
+
+/**
+ * Top-n ids by descending score, ties to the lower id, among entries with
+ * score > 0, skipping deleted ones: among `among` when given (the documents a
+ * BM25 search touched, see Bm25Index.accumulate, in any order), else every id.
+ */
+export function topByScore(scores: Float32Array, deleted: Uint8Array, n: number, among?: Int32Array): number[] {
   if (n <= 0) return [];
-  const ids: number[] = [];
-  let threshold = 0;
-  for (let i = 0; i < scores.length; i++) {
-    const s = scores[i]!;
-    if (s <= threshold || deleted[i]) continue;
-    ids.push(i);
-    if (ids.length >= n * 4) {
-      ids.sort((a, b) => scores[b]! - scores[a]!);
-      ids.length = n;
-      threshold = scores[ids[n - 1]!]!;
+  const top = new TopN(scores, n);
+  if (among) {
+    for (let k = 0; k < among.length; k++) {
+      const i = among[k]!;
+      const s = scores[i]!;
+      if (s > 0 && !deleted[i]) top.offer(i, s);
+    }
+  } else {
+    for (let i = 0; i < scores.length; i++) {
+      const s = scores[i]!;
+      if (s > 0 && !deleted[i]) top.offer(i, s);
     }
   }
-  ids.sort((a, b) => scores[b]! - scores[a]!);
-  return ids.slice(0, n);
+  return top.sorted();
 }

@@ -118,33 +118,46 @@ function stemsOfPart(part: string): Set<string> {
   return set;
 }
 
+/** A declaration's name read through the naming convention: the stems of each part of its last component, and of the whole name. */
+export interface NameWords {
+  last: Set<string>[];
+  all: Set<string>;
+}
+
+export function nameWords(name: string): NameWords {
+  const comps = name.split('.');
+  const last = splitIdent(comps[comps.length - 1]!)
+    .filter((p) => p.length > 1)
+    .map(stemsOfPart);
+  const all = new Set<string>();
+  for (const stems of last) for (const t of stems) all.add(t);
+  for (const c of comps.slice(0, -1)) for (const part of splitIdent(c)) for (const t of stemsOfPart(part)) all.add(t);
+  return { last, all };
+}
+
 /**
  * How well a declaration's name, read through the naming convention, says what
  * the query says: the share of the last component's parts the query mentions
  * (`abs_mul`: "absolute value" and "product" both asked for) times the share of
  * the query's terms the whole name accounts for. 1 when name and query agree.
  */
-export function nameMatch(tq: TextQuery, name: string): number {
-  const comps = name.split('.');
-  const last = splitIdent(comps[comps.length - 1]!).filter((p) => p.length > 1);
+export function nameMatch(tq: TextQuery, name: string | NameWords): number {
+  const { last, all } = typeof name === 'string' ? nameWords(name) : name;
   if (!last.length || !tq.english.size) return 0;
-  const named = new Set<string>();
   let covered = 0;
-  for (const part of last) {
-    const stems = stemsOfPart(part);
-    let hit = false;
+  for (const stems of last) {
     for (const t of stems) {
-      named.add(t);
-      if (tq.english.has(t)) hit = true;
+      if (tq.english.has(t)) {
+        covered++;
+        break;
+      }
     }
-    if (hit) covered++;
   }
-  for (const c of comps.slice(0, -1)) for (const part of splitIdent(c)) for (const t of stemsOfPart(part)) named.add(t);
   let said = 0;
   let total = 0;
   for (const [t, w] of tq.english) {
     total += w;
-    if (named.has(t)) said += w;
+    if (all.has(t)) said += w;
   }
   // a name says a few words: the longer the query, the less a match on them settles it
   const brevity = Math.min(1, SHORT_QUERY / tq.english.size);
