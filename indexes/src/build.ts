@@ -22,6 +22,7 @@ import { prepareOutDir } from './store/out-path.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
+import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
 
 export type { OnProgress, Progress } from './progress.js';
 
@@ -137,6 +138,7 @@ const memtrace = (step: string) => {
 
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
+  rememberIdentifiers(CORPUS_IDENTIFIERS);
   const prof = phaseTimer('build');
   const external = externalNames(opts.resolveAgainst ?? []);
   const corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
@@ -233,6 +235,7 @@ export interface AddDenseOptions {
  */
 export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
   const t0 = performance.now();
+  rememberIdentifiers(CORPUS_IDENTIFIERS);
   const m = readManifest(opts.from);
   const table = PremiseTable.open(join(opts.from, 'premises.bin'));
   const n = table.size;

@@ -25,10 +25,22 @@ export function splitIdent(component: string): string[] {
   return identParts(component).slice();
 }
 
-/** Results of the pure functions below for identifiers seen before (a corpus repeats them); bounded. */
-const MEMO_LIMIT = 200_000;
+/**
+ * Results of the pure functions below for identifiers seen before (a corpus
+ * repeats them), bounded: a few thousand in a long-lived process (the server's
+ * queries), many more while an index is built (`rememberIdentifiers`).
+ */
+let memoLimit = 10_000;
 const partsMemo = new Map<string, readonly string[]>();
 const identMemo = new Map<string, readonly string[]>();
+
+/** How many identifiers to remember from now on (an index build: every identifier of a corpus). */
+export function rememberIdentifiers(limit: number): void {
+  memoLimit = limit;
+}
+
+/** For a build of a whole corpus: Mathlib has about 150,000 distinct identifier components. */
+export const CORPUS_IDENTIFIERS = 200_000;
 
 /**
  * A copy that does not keep a larger string alive: V8 makes substrings of 13 or
@@ -42,7 +54,7 @@ export function identParts(component: string): readonly string[] {
   let out = partsMemo.get(component);
   if (out === undefined) {
     out = splitIdentFresh(component);
-    if (partsMemo.size < MEMO_LIMIT) partsMemo.set(own(component), (out = out.map(own)));
+    if (partsMemo.size < memoLimit) partsMemo.set(own(component), (out = out.map(own)));
   }
   return out;
 }
@@ -63,7 +75,7 @@ function pushIdent(ident: string, out: string[]): void {
   let ts = identMemo.get(ident);
   if (ts === undefined) {
     ts = identTerms(ident);
-    if (identMemo.size < MEMO_LIMIT) identMemo.set(own(ident), (ts = ts.map(own)));
+    if (identMemo.size < memoLimit) identMemo.set(own(ident), (ts = ts.map(own)));
   }
   for (const t of ts) out.push(t);
 }
