@@ -222,7 +222,7 @@ export class Engine implements PremiseSearch {
    * An excluded theorem is never evidence (types.ts, `exclude`), and its proof's
    * uses are evidence too: the theorem being proved has no proof yet (in the
    * index, an evaluation query's theorem would otherwise vote for its own gold
-   * premises through the popularity prior). Invariant tested in engine.test.ts.
+   * premises through the popularity prior). Invariant tested in graph-votes.test.ts.
    */
   private ownUses(exclude: readonly string[], view: View): Map<number, number> {
     const taken = new Map<number, number>();
