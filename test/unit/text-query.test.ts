@@ -99,4 +99,13 @@ describe('LaTeX to Lean notation', () => {
     ["Quillen\\'s axioms for $f_1$ and snake_case names", "Quillen's axioms for f₁ and snake_case names"],
   ];
   it.each(cases)('%s', (tex, lean) => expect(latexToUnicode(tex)).toBe(lean));
+
+  it('reads hostile input to the end: deep nesting, a trailing backslash', () => {
+    // 3,000 nested fractions exhausted the stack before brace groups had a depth limit
+    const deep = latexToUnicode('$' + '\\frac{'.repeat(3000) + 'x' + '}{y}'.repeat(3000) + '$');
+    expect(deep.startsWith('(')).toBe(true);
+    expect(deep).toContain('x');
+    expect(latexToUnicode('$a \\le b \\')).toBe('a ≤ b');
+    expect(latexToUnicode('\\sqrt{2} \\\n')).toContain('√');
+  });
 });

@@ -67,10 +67,29 @@ function prose(text: string): string {
     .replace(/\\([^A-Za-z\s])/g, '$1');
 }
 
+/**
+ * Brace groups read inside one another at most this deep; deeper ones are kept
+ * as their text (a hostile `\frac{\frac{…` would otherwise exhaust the stack,
+ * and every level re-reads its group).
+ */
+const MAX_DEPTH = 24;
+/** A command at the reader's position: `\\name` or `\\` and one character. */
+const COMMAND = /\\(?:[A-Za-z]+|.)/ys;
+/** A command's name at the reader's position. */
+const NAME = /[A-Za-z]+/y;
+
 /** A left-to-right reader of one formula. */
 class Reader {
   private i = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    private readonly depth = 0,
+  ) {}
+
+  /** A reader of a part of this formula (an argument, a sub- or superscript). */
+  private inner(text: string): string {
+    return this.depth >= MAX_DEPTH ? text.replace(/\\([A-Za-z]+)/g, ' $1 ') : new Reader(text, this.depth + 1).math();
+  }
 
   /** The whole formula (or the rest of it) in Lean-like notation. */
   math(): string {
@@ -110,16 +129,17 @@ class Reader {
       return this.s.slice(start + 1);
     }
     if (c === '\\') {
-      const m = /^\\(?:[A-Za-z]+|.)/.exec(this.s.slice(this.i))!;
-      this.i += m[0].length;
-      return m[0];
+      COMMAND.lastIndex = this.i;
+      const m = COMMAND.exec(this.s)?.[0] ?? '\\';
+      this.i += m.length;
+      return m;
     }
     this.i += c.length;
     return c;
   }
 
   private arg(): string {
-    return new Reader(this.rawArg()).math().trim();
+    return this.inner(this.rawArg()).trim();
   }
 
   private optionalArg(): void {
@@ -140,7 +160,8 @@ class Reader {
       return sub.length > 1 ? ` (${sub})` : ` ${sub}`;
     }
     if (c !== '\\') return c;
-    const m = /^[A-Za-z]+/.exec(this.s.slice(this.i));
+    NAME.lastIndex = this.i;
+    const m = NAME.exec(this.s);
     if (!m) {
       const ch = this.s[this.i++] ?? '';
       if (ch === '|') return '‖';
@@ -159,7 +180,7 @@ class Reader {
       this.skipSpace();
       return /[([]/.test(this.peek()) ? ' ⁻¹\' ' : '⁻¹';
     }
-    const sup = new Reader(raw).math().trim();
+    const sup = this.inner(raw).trim();
     return sup.length > 1 && /\s|[-+*/^]/.test(sup) ? ` ^ (${sup})` : ` ^ ${sup}`;
   }
 
@@ -268,7 +289,7 @@ class Reader {
     const { sub } = this.limits();
     const op = BINDERS[cmd]!;
     if (sub === undefined) return ` ${op} `;
-    const s = new Reader(sub).math().trim();
+    const s = this.inner(sub).trim();
     const divisors = /^(\S+)\s*∣\s*(\S+)$/.exec(s);
     if (divisors) return ` ${op} ${divisors[1]} ∈ ${divisors[2]}.divisors, `;
     const bound = /^([^\s=,<≤∈]+)\s*(∈|=|<|≤)?\s*(.*)$/.exec(s);
@@ -280,7 +301,7 @@ class Reader {
   private integral(): string {
     const { sub, sup } = this.limits();
     if (sub === undefined || sup === undefined) return ' ∫ ';
-    return ` ∫ x in ${new Reader(sub).math().trim()}..${new Reader(sup).math().trim()}, `;
+    return ` ∫ x in ${this.inner(sub).trim()}..${this.inner(sup).trim()}, `;
   }
 
   /** `\lim_{n \to \infty}` → `Tendsto … atTop`, other limits → `Tendsto … 𝓝`. */
