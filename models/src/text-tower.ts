@@ -98,9 +98,9 @@ export function loadTextTower(dir: string): TextTower {
   const want = meta.terms.length * (meta.dim + 1) * 4;
   if (bin.length !== want || meta.bin_bytes !== want) throw bad(`${bin.length} bytes, expected ${want} (${meta.terms.length} terms × (${meta.dim} + 1) float32)`, binFile);
   if (createHash('sha256').update(bin).digest('hex') !== meta.bin_sha256) throw bad('checksum mismatch (the file is corrupt)', binFile);
-  const floats = new Float32Array(meta.terms.length * (meta.dim + 1));
-  for (let i = 0; i < floats.length; i++) floats[i] = bin.readFloatLE(i * 4);
-  if (!floats.every(Number.isFinite)) throw bad('weights are not all finite numbers', binFile);
+  // one copy into an aligned buffer, read as little-endian float32 (as the index store reads its vectors)
+  const floats = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.length));
+  for (let i = 0; i < floats.length; i++) if (!Number.isFinite(floats[i]!)) throw bad('weights are not all finite numbers', binFile);
   const split = meta.terms.length * meta.dim;
   return new BagTower(meta.encoder_id, meta.dim, meta.terms, floats.subarray(0, split), floats.subarray(split));
 }
