@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';
 import type { TextTower } from '../../../models/src/text-tower.js';
 import { embedPremises } from '../../../indexes/src/embed.js';
-import { idf } from '../../../indexes/src/sparse/bm25.js';
+import { idf, type Bm25Index } from '../../../indexes/src/sparse/bm25.js';
 import { terms } from '../../../indexes/src/sparse/terms.js';
 import { denseArgsText, denseGoalText } from '../../../indexes/src/premise-text.js';
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
@@ -132,6 +132,22 @@ export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number
   return w;
 }
 
+/**
+ * Query term weights times their IDF over the segments a search sees, in one
+ * BM25 field; terms no premise has are dropped, and with `skipCommon` so are
+ * those in more than MAX_DF_RATIO of a library-sized corpus.
+ */
+function idfWeighted(weights: ReadonlyMap<string, number>, segs: Segment[], field: (s: Segment) => Bm25Index, skipCommon: boolean): Map<string, number> {
+  const docCount = segs.reduce((n, s) => n + s.table.size, 0);
+  const out = new Map<string, number>();
+  for (const [t, w] of weights) {
+    const df = segs.reduce((n, s) => n + field(s).df(t), 0);
+    const common = skipCommon && docCount >= MAX_DF_MIN_CORPUS && df > MAX_DF_RATIO * docCount;
+    if (df > 0 && !common) out.set(t, w * idf(df, docCount));
+  }
+  return out;
+}
+
 /** Best first; ties broken by position in the index, so results never depend on set order. */
 const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
 
@@ -189,10 +205,11 @@ export class Engine implements PremiseSearch {
 
   /** Base indexes' references into each other (a workspace's proofs using its dependencies' lemmas) count as uses there. */
   private countExternalUses(): void {
+    const view = this.view();
     for (const seg of this.base) {
       for (const [, names] of seg.external ?? []) {
         for (const n of names) {
-          const loc = this.locate(n, this.view());
+          const loc = this.locate(n, view);
           if (loc && loc.seg !== seg) loc.seg.crossUses.fixed.set(loc.id, (loc.seg.crossUses.fixed.get(loc.id) ?? 0) + 1);
         }
       }
@@ -208,10 +225,11 @@ export class Engine implements PremiseSearch {
     const add = (loc: Loc | undefined, d: number) => {
       if (loc && loc.seg !== this.overlay) loc.seg.crossUses.live.set(loc.id, (loc.seg.crossUses.live.get(loc.id) ?? 0) + d);
     };
-    for (const r of this.overlayRecords.values()) for (const n of new Set(r.refs)) if (n !== r.name) add(this.locate(n, this.view()), 1);
+    const view = this.view();
+    for (const r of this.overlayRecords.values()) for (const n of new Set(r.refs)) if (n !== r.name) add(this.locate(n, view), 1);
     for (const seg of this.base) {
       for (const id of seg.tombstoned) {
-        for (const t of Array.from<number | string>(seg.table.refs(id))) add(typeof t === 'string' ? this.locate(t, this.view()) : { seg, id: t }, -1);
+        for (const t of Array.from<number | string>(seg.table.refs(id))) add(typeof t === 'string' ? this.locate(t, view) : { seg, id: t }, -1);
       }
     }
     this.updateMaxUses();
@@ -408,27 +426,14 @@ export class Engine implements PremiseSearch {
   }
 
   private sparseWeights(q: ParsedQuery, plain: boolean, segs: Segment[], extra?: Map<string, number>): Map<string, number> {
-    const docCount = segs.reduce((n, s) => n + s.table.size, 0);
-    const out = new Map<string, number>();
     const qt = weightedTerms(q, plain);
     for (const [t, w] of extra ?? []) qt.set(t, Math.max(qt.get(t) ?? 0, w));
-    for (const [t, w] of qt) {
-      const df = segs.reduce((n, s) => n + s.sparse.df(t), 0);
-      const common = docCount >= MAX_DF_MIN_CORPUS && df > MAX_DF_RATIO * docCount;
-      if (df > 0 && !common) out.set(t, w * idf(df, docCount));
-    }
-    return out;
+    return idfWeighted(qt, segs, (s) => s.sparse, true);
   }
 
   /** IDF-weighted informal-field terms over the segments a search sees. */
   private informalWeights(tq: TextQuery, segs: Segment[]): Map<string, number> {
-    const docCount = segs.reduce((n, s) => n + s.table.size, 0);
-    const out = new Map<string, number>();
-    for (const [t, w] of tq.english) {
-      const df = segs.reduce((n, s) => n + s.informal.df(t), 0);
-      if (df > 0) out.set(t, w * idf(df, docCount));
-    }
-    return out;
+    return idfWeighted(tq.english, segs, (s) => s.informal, false);
   }
 
   private async searchOne(
@@ -446,6 +451,9 @@ export class Engine implements PremiseSearch {
     // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
     const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
     const informal = tq && this.informalWeights(tq, segs);
+    const w = weightsFor(this.opts.weights ?? DEFAULT_WEIGHTS, q.style, tq?.style);
+    // names read against the query only where the fusion weighs them (prose)
+    const readNames = !!tq && tq.style !== 'name' && w.name !== 0;
     vec = this.englishVector(q, mode, opts, tq, vec) ?? vec;
     const weights = sparse ? this.sparseWeights(q, !!opts.plainBm25, segs, tq?.lean) : undefined;
     const pool = Math.max(POOL, k);
@@ -478,7 +486,7 @@ export class Engine implements PremiseSearch {
       const parts: ScoreParts = {};
       if (sparse) parts.sparse = seg.acc[id]!;
       if (informal) parts.informal = seg.informalAcc[id]!;
-      if (tq && tq.style !== 'name') parts.name = nameMatch(tq, seg.nameWords(id));
+      if (readNames) parts.name = nameMatch(tq, seg.nameWords(id));
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts, taken.get(order))));
       parts.prior = Math.log1p(c.uses);
@@ -532,7 +540,6 @@ export class Engine implements PremiseSearch {
       if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
     }
     const list = [...cands.values()];
-    const w = weightsFor(this.opts.weights ?? DEFAULT_WEIGHTS, q.style, tq?.style);
     const fused = fuse(
       list.map((c) => ({
         dense: c.parts.dense,
