@@ -61,23 +61,19 @@ export class Bm25Index {
   }
 
   /**
-   * Adds Σ weight(term)·tfFactor into `acc` (length ≥ docCount) for every
-   * document containing a weighted term. Weights already include IDF. With
-   * `touched` (length ≥ docCount, and `acc` zero where it starts), the documents
-   * it scores are written there, each once, and their count is returned: the
-   * top of `acc` is then found without scanning the whole corpus.
+   * Adds Σ weight(term)·tfFactor into `acc` (length ≥ docCount, zero where it
+   * starts) for every document containing a weighted term. Weights already
+   * include IDF. The documents it scores are written to `touched` (length ≥
+   * docCount), each once, and their count is returned: the top of `acc` is then
+   * found without scanning the whole corpus.
    */
-  accumulate(termWeights: Map<string, number>, acc: Float32Array, touched?: Int32Array): number {
+  accumulate(termWeights: Map<string, number>, acc: Float32Array, touched: Int32Array): number {
     const { offsets, docs, weights } = this.arrays;
     let count = 0;
     for (const [term, w] of termWeights) {
       const t = this.arrays.vocab.find(term);
       if (t === undefined || !(w > 0)) continue;
       const end = offsets[t + 1]!;
-      if (!touched) {
-        for (let p = offsets[t]!; p < end; p++) acc[docs[p]!]! += w * weights[p]!;
-        continue;
-      }
       for (let p = offsets[t]!; p < end; p++) {
         const d = docs[p]!;
         if (acc[d] === 0) touched[count++] = d;

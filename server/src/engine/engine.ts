@@ -19,7 +19,7 @@ import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { DEFAULT_WEIGHTS, fuse, weightsFor, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
 import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
-import { Segment, topByScore } from './segment.js';
+import { Segment } from './segment.js';
 import { kindFits, nameMatch, readTextQuery, type TextQuery } from './text-query.js';
 import { liftParents } from './structure-lift.js';
 import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
@@ -496,20 +496,14 @@ export class Engine implements PremiseSearch {
     segs.forEach((seg, segIndex) => {
       const found: Neighbour[] = [];
       // both fields are accumulated before any candidate of this segment is scored
-      let informalHit: Int32Array | undefined;
-      if (informal) {
-        seg.informalAcc.fill(0);
-        informalHit = seg.informalTouched.subarray(0, seg.informal.accumulate(informal, seg.informalAcc, seg.informalTouched));
-      }
+      const informalTop = informal && seg.scoreInformal(informal, pool);
       if (weights) {
-        seg.acc.fill(0);
-        const hit = seg.touched.subarray(0, seg.sparse.accumulate(weights, seg.acc, seg.touched));
-        for (const id of topByScore(seg.acc, seg.deleted, pool, hit)) {
+        for (const id of seg.scoreSparse(weights, pool)) {
           candidate(seg, segIndex, id);
           if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
         }
       }
-      if (informalHit) for (const id of topByScore(seg.informalAcc, seg.deleted, pool, informalHit)) candidate(seg, segIndex, id);
+      if (informalTop) for (const id of informalTop) candidate(seg, segIndex, id);
       if (vec && seg.dense) {
         for (const h of seg.dense.top(vec, pool)) {
           candidate(seg, segIndex, h.id);

@@ -65,6 +65,20 @@ export class Segment {
     this.informalTouched = new Int32Array(table.size);
   }
 
+  /** Scores the formal BM25 field into `acc` for this search; its n best ids (topByScore). */
+  scoreSparse(weights: Map<string, number>, n: number): number[] {
+    this.acc.fill(0);
+    const hit = this.touched.subarray(0, this.sparse.accumulate(weights, this.acc, this.touched));
+    return topByScore(this.acc, this.deleted, n, hit);
+  }
+
+  /** Scores the informal (English) field into `informalAcc` for this search; its n best ids. */
+  scoreInformal(weights: Map<string, number>, n: number): number[] {
+    this.informalAcc.fill(0);
+    const hit = this.informalTouched.subarray(0, this.informal.accumulate(weights, this.informalAcc, this.informalTouched));
+    return topByScore(this.informalAcc, this.deleted, n, hit);
+  }
+
   /** Names read as words for text queries' name match, by premise id; emptied when full (cheaper than keeping an LRU order). */
   private readonly words = new Map<number, NameWords>();
 
@@ -186,24 +200,17 @@ class TopN {
 }
 
 /**
- * Top-n ids by descending score, ties to the lower id, among entries with
- * score > 0, skipping deleted ones: among `among` when given (the documents a
- * BM25 search touched, see Bm25Index.accumulate, in any order), else every id.
+ * Top-n ids by descending score, ties to the lower id, among `among` (the
+ * documents a BM25 search scored, see Bm25Index.accumulate, in any order) with
+ * score > 0, skipping deleted ones.
  */
-export function topByScore(scores: Float32Array, deleted: Uint8Array, n: number, among?: Int32Array): number[] {
+export function topByScore(scores: Float32Array, deleted: Uint8Array, n: number, among: Int32Array): number[] {
   if (n <= 0) return [];
   const top = new TopN(scores, n);
-  if (among) {
-    for (let k = 0; k < among.length; k++) {
-      const i = among[k]!;
-      const s = scores[i]!;
-      if (s > 0 && !deleted[i]) top.offer(i, s);
-    }
-  } else {
-    for (let i = 0; i < scores.length; i++) {
-      const s = scores[i]!;
-      if (s > 0 && !deleted[i]) top.offer(i, s);
-    }
+  for (let k = 0; k < among.length; k++) {
+    const i = among[k]!;
+    const s = scores[i]!;
+    if (s > 0 && !deleted[i]) top.offer(i, s);
   }
   return top.sorted();
 }
