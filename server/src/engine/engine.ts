@@ -486,7 +486,7 @@ export class Engine implements PremiseSearch {
       const parts: ScoreParts = {};
       if (sparse) parts.sparse = seg.acc[id]!;
       if (informal) parts.informal = seg.informalAcc[id]!;
-      if (readNames) parts.name = nameMatch(tq, seg.nameWords(id));
+      if (readNames) parts.name = nameMatch(tq, seg.nameStems(id));
       if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
       cands.set(order, (c = new Candidate(seg, id, order, parts, taken.get(order))));
       parts.prior = Math.log1p(c.uses);

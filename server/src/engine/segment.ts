@@ -11,7 +11,7 @@ import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import type { Lang } from '../../../indexes/src/extract/record.js';
 import { SymbolSets } from './symbol-sets.js';
-import { nameWords, type NameWords } from './text-query.js';
+import { nameStems, type NameStems } from './text-query.js';
 
 export interface PremiseSource {
   readonly size: number;
@@ -28,8 +28,8 @@ export interface PremiseSource {
   refs(id: number): ArrayLike<number | string>;
 }
 
-/** How many premises' name words a segment keeps (a text query reads a few hundred candidates' names). */
-const NAME_WORDS_KEPT = 10_000;
+/** How many premises' name stems a segment keeps (a text query reads a few hundred candidates' names). */
+const NAME_STEMS_KEPT = 10_000;
 
 export class Segment {
   /** 1 = deleted (replaced by a newer version elsewhere, or removed). */
@@ -79,14 +79,14 @@ export class Segment {
     return topByScore(this.informalAcc, this.deleted, n, hit);
   }
 
-  /** Names read as words for text queries' name match, by premise id; emptied when full (cheaper than keeping an LRU order). */
-  private readonly words = new Map<number, NameWords>();
+  /** Names as English search terms for text queries' name match, by premise id; emptied when full (cheaper than keeping an LRU order). */
+  private readonly stems = new Map<number, NameStems>();
 
-  nameWords(id: number): NameWords {
-    let w = this.words.get(id);
+  nameStems(id: number): NameStems {
+    let w = this.stems.get(id);
     if (!w) {
-      if (this.words.size >= NAME_WORDS_KEPT) this.words.clear();
-      this.words.set(id, (w = nameWords(this.table.name(id))));
+      if (this.stems.size >= NAME_STEMS_KEPT) this.stems.clear();
+      this.stems.set(id, (w = nameStems(this.table.name(id))));
     }
     return w;
   }

@@ -9,7 +9,7 @@
 import { englishTerms, englishWords } from '../../../indexes/src/informal/english.js';
 import { renderStatement } from '../../../indexes/src/informal/render.js';
 import { partWords } from '../../../indexes/src/informal/naming.js';
-import { splitIdent } from '../../../indexes/src/sparse/terms.js';
+import { identParts } from '../../../indexes/src/sparse/terms.js';
 import type { DeclKind } from '../../../indexes/src/extract/record.js';
 import type { Vocabulary } from '../../../indexes/src/informal/vocab.js';
 
@@ -118,20 +118,23 @@ function stemsOfPart(part: string): Set<string> {
   return set;
 }
 
-/** A declaration's name read through the naming convention: the stems of each part of its last component, and of the whole name. */
-export interface NameWords {
+/**
+ * A declaration's name as English search terms (naming.ts's part words, stemmed):
+ * those of each part of its last component, and those of the whole name.
+ */
+export interface NameStems {
   last: Set<string>[];
   all: Set<string>;
 }
 
-export function nameWords(name: string): NameWords {
+export function nameStems(name: string): NameStems {
   const comps = name.split('.');
-  const last = splitIdent(comps[comps.length - 1]!)
+  const last = identParts(comps[comps.length - 1]!)
     .filter((p) => p.length > 1)
     .map(stemsOfPart);
   const all = new Set<string>();
   for (const stems of last) for (const t of stems) all.add(t);
-  for (const c of comps.slice(0, -1)) for (const part of splitIdent(c)) for (const t of stemsOfPart(part)) all.add(t);
+  for (const c of comps.slice(0, -1)) for (const part of identParts(c)) for (const t of stemsOfPart(part)) all.add(t);
   return { last, all };
 }
 
@@ -141,8 +144,7 @@ export function nameWords(name: string): NameWords {
  * (`abs_mul`: "absolute value" and "product" both asked for) times the share of
  * the query's terms the whole name accounts for. 1 when name and query agree.
  */
-export function nameMatch(tq: TextQuery, name: string | NameWords): number {
-  const { last, all } = typeof name === 'string' ? nameWords(name) : name;
+export function nameMatch(tq: TextQuery, { last, all }: NameStems): number {
   if (!last.length || !tq.english.size) return 0;
   let covered = 0;
   for (const stems of last) {
