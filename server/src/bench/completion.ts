@@ -25,10 +25,13 @@ class Client extends JsonRpcClient {
   }
 }
 
+type Position = { line: number; character: number };
+type Items = { data?: unknown }[];
+
 /** One theorem per goal, each with a `-- goal:` annotation the fake Lean answers from. */
-function document(goals: string[]): { text: string; slots: { line: number; character: number }[] } {
+function document(goals: string[]): { text: string; slots: Position[] } {
   const lines: string[] = [];
-  const slots: { line: number; character: number }[] = [];
+  const slots: Position[] = [];
   goals.forEach((g, i) => {
     lines.push(`theorem bench_${i} : True := by`, `  -- goal: ${g.replace(/\n/g, '\\n')}`, '  exact ', '');
     slots.push({ line: lines.length - 2, character: 8 });
@@ -36,14 +39,21 @@ function document(goals: string[]): { text: string; slots: { line: number; chara
   return { text: lines.join('\n'), slots };
 }
 
-async function timeCompletions(client: Client, uri: string, slots: { line: number; character: number }[]): Promise<number[]> {
+/** An invoked completion at `position` with its goal made known first, as editors do; its reply and how long the completion took. */
+async function complete(client: Client, uri: string, position: Position): Promise<{ items: Items; ms: number }> {
+  await client.request('$/lean/plainGoal', { textDocument: { uri }, position });
+  const t = performance.now();
+  const reply = (await client.request('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } })).result as
+    | { items?: Items }
+    | Items
+    | null;
+  const ms = performance.now() - t;
+  return { items: Array.isArray(reply) ? reply : (reply?.items ?? []), ms };
+}
+
+async function timeCompletions(client: Client, uri: string, slots: Position[]): Promise<number[]> {
   const times: number[] = [];
-  for (const position of slots) {
-    await client.request('$/lean/plainGoal', { textDocument: { uri }, position });
-    const t = performance.now();
-    await client.request('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } });
-    times.push(performance.now() - t);
-  }
+  for (const position of slots) times.push((await complete(client, uri, position)).ms);
   return times;
 }
 
@@ -52,13 +62,10 @@ async function timeCompletions(client: Client, uri: string, slots: { line: numbe
  * background, and replies timed while it loads would measure the load (or no
  * retrieval at all), not the retrieval the editor waits for afterwards.
  */
-async function untilPremises(client: Client, uri: string, position: { line: number; character: number }): Promise<void> {
+async function untilPremises(client: Client, uri: string, position: Position): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    await client.request('$/lean/plainGoal', { textDocument: { uri }, position });
-    const reply = (await client.request('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } }))
-      .result as { items?: { data?: unknown }[] } | { data?: unknown }[] | null;
-    const items = Array.isArray(reply) ? reply : (reply?.items ?? []);
+    const { items } = await complete(client, uri, position);
     if (items.some((i) => typeof i.data === 'object' && i.data !== null && PREMISE_TAG in i.data)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
