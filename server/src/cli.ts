@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   vocab: async () => (await import('./cli/vocab-cmd.js')).vocabCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
   'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,
+  'fusion-data': async () => (await import('./cli/fusion-data-cmd.js')).fusionDataCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
 };
 

@@ -97,8 +97,8 @@ describe('the slot at the edges', () => {
       { id: '2', style: 'state', text: GOAL, gold: [['Real.sqrt_mul']], tactic: 'positivity' },
     ];
     const all = await runEval(engine(), 'leandojo', queries, 'bm25');
-    const unknown = await runEval(engine(), 'leandojo', queries, 'bm25', false, 'steps');
-    const known = await runEval(engine(), 'leandojo', queries, 'bm25', false, 'given');
+    const unknown = await runEval(engine(), 'leandojo', queries, 'bm25', { slot: 'steps' });
+    const known = await runEval(engine(), 'leandojo', queries, 'bm25', { slot: 'given' });
     expect([all.scoredQueries, unknown.scoredQueries, known.scoredQueries]).toEqual([2, 1, 1]);
     expect(unknown.metrics['R@1']).toBe(0);
     expect(known.metrics['R@1']).toBe(1);

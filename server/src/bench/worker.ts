@@ -128,11 +128,11 @@ async function quality(cfg: BenchConfig) {
     const path = join(cfg.shared, 'data', rel);
     if (!existsSync(path)) continue;
     const qs = loadDataset(name, path);
-    for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, rerank));
+    for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, { rerank }));
     // English: the informal side off, for comparison in the same run
-    if (name === 'mathlibqr' && engine.hasDense) out.push(await runEval(engine, name, qs, 'hybrid', false, undefined, false));
+    if (name === 'mathlibqr' && engine.hasDense) out.push(await runEval(engine, name, qs, 'hybrid', { informal: false }));
     // the slot as a signal: the steps whose tactic has one, without and with it
-    if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, false, use));
+    if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, { slot: use }));
   }
   return { evals: out };
 }

@@ -14,6 +14,7 @@ export const ENGINE_FLAGS = {
   weights: { type: 'string' },
   'text-tower': { type: 'string' },
   'no-text-tower': { type: 'boolean' },
+  fusion: { type: 'string' },
 } as const;
 
 interface EngineFlagValues {
@@ -24,6 +25,7 @@ interface EngineFlagValues {
   weights?: string;
   'text-tower'?: string;
   'no-text-tower'?: boolean;
+  fusion?: string;
 }
 
 /** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
@@ -38,6 +40,7 @@ export async function openFromFlags(
     weights: weightsOption(values.weights),
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
+    fusionDir: values.fusion,
     sparseOnly: sparseOnly && !values.rerank,
   });
   const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);

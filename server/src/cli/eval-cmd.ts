@@ -1,9 +1,10 @@
-/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--json]`
+/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--no-context] [--json]`
  *  --slot-steps: score only LeanDojo steps whose tactic has a slot (rw, simp, exact, apply…);
- *  --slot-from-tactic: the same steps, with the tactic given to the engine as the slot. */
+ *  --slot-from-tactic: the same steps, with the tactic given to the engine as the slot;
+ *  --no-context: nothing nearby (a statement typed in a scratch file; the theorem is still excluded). */
 import { existsSync } from 'node:fs';
 import { DATASETS, loadDataset } from '../eval/datasets.js';
-import { formatEval, runEval } from '../eval/run.js';
+import { formatEval, runEval, type EvalOptions } from '../eval/run.js';
 import { choice, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
 
@@ -14,6 +15,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     'slot-steps': { type: 'boolean' },
     'slot-from-tactic': { type: 'boolean' },
     'no-informal': { type: 'boolean' },
+    'no-context': { type: 'boolean' },
   });
   if (!values.index) throw new UsageError('eval needs --index <index-dir>');
   const dataset = choice(values.dataset, 'dataset', DATASETS);
@@ -28,10 +30,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const queries = loadDataset(dataset, positionals[0]!);
     const m = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
     const informal = !values['no-informal'];
-    const report = await runEval(engine, dataset, queries, m, rerank, slotUse, informal);
+    const opts: EvalOptions = { rerank, slot: slotUse, informal, context: !values['no-context'] };
+    const report = await runEval(engine, dataset, queries, m, opts);
     // English queries: the informal side's contribution, measured in the same run
     if (informal && m === 'hybrid' && dataset === 'mathlibqr') {
-      const off = await runEval(engine, dataset, queries, m, rerank, slotUse, false);
+      const off = await runEval(engine, dataset, queries, m, { ...opts, informal: false });
       report.withoutInformal = { metrics: off.metrics, byStyle: off.byStyle };
     }
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatEval(report) + '\n');

@@ -44,12 +44,46 @@ export function statementState(r: Pick<PremiseRecord, 'args' | 'goal'>): string 
   return `${hyps ? hyps + '\n' : ''}⊢ ${r.goal}`;
 }
 
-interface TrainQuery {
+export interface TrainQuery {
   name: string;
   file: string;
   split: 'train' | 'val';
   text: string;
   gold: Set<string>;
+}
+
+/**
+ * Training queries: Lean theorems and lemmas whose proofs use premises the index
+ * has (`has`), their statements as proof states; none on the holdout list.
+ * Files whose stable hash is 0 mod 20 are the validation split. Ordered by a
+ * stable hash of the name, so that any prefix is a fixed sample.
+ */
+export function statementQueries(recordsFile: string, holdout: Set<string>, has: (name: string) => boolean): { queries: TrainQuery[]; skippedHoldout: number } {
+  const queries: TrainQuery[] = [];
+  let skippedHoldout = 0;
+  for (const line of readLines(recordsFile)) {
+    const r = JSON.parse(line) as PremiseRecord;
+    if (r.lang !== 'lean' || !STATEMENT_KINDS.has(r.kind) || !r.goal.trim()) continue;
+    if (holdout.has(r.name)) {
+      skippedHoldout++;
+      continue;
+    }
+    const gold = new Set(r.refs.filter((n) => n !== r.name && has(n)));
+    if (!gold.size) continue;
+    queries.push({ name: r.name, file: r.file, split: isValidationFile(r.file) ? 'val' : 'train', text: statementState(r), gold });
+  }
+  queries.sort((a, b) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name));
+  return { queries, skippedHoldout };
+}
+
+/** The dev split of the training files (stable hash 1 mod 20), for choices made while training. */
+export const isDevFile = (file: string) => stableHash(file) % VAL_MOD === 1;
+
+/** The holdout list: `--holdout FILE`, else ../shared/data/holdout_theorems.txt (a usage error when absent). */
+export function readHoldout(file: string | undefined): Set<string> {
+  const holdoutFile = file ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
+  if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
+  return new Set(readLines(holdoutFile).map((l) => l.trim()));
 }
 
 function readLines(file: string): string[] {
@@ -80,9 +114,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   if (!values.index || !values.records || !values.out) throw new UsageError('rerank-data needs --index DIR --records FILE --out FILE');
   const limit = intOption(values.limit, 'limit', Number.MAX_SAFE_INTEGER);
   const valLimit = intOption(values['val-limit'], 'val-limit', Math.max(1, Math.ceil(limit / VAL_MOD)));
-  const holdoutFile = values.holdout ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
-  if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
-  const holdout = new Set(readLines(holdoutFile).map((l) => l.trim()));
+  const holdout = readHoldout(values.holdout);
   const mode = choice(values.mode, 'mode', MODES);
   const noContext = values['no-context'] === '0' ? 0 : intOption(values['no-context'], 'no-context', 50);
   if (noContext > 100) throw new UsageError('--no-context is a percentage (0-100)');
@@ -90,21 +122,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
   const firstStage = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
 
-  // choose queries: statements with resolvable refs, not held out; sampled by a stable hash of the name
-  const queries: TrainQuery[] = [];
-  let skippedHoldout = 0;
-  for (const line of readLines(values.records)) {
-    const r = JSON.parse(line) as PremiseRecord;
-    if (r.lang !== 'lean' || !STATEMENT_KINDS.has(r.kind) || !r.goal.trim()) continue;
-    if (holdout.has(r.name)) {
-      skippedHoldout++;
-      continue;
-    }
-    const gold = new Set(r.refs.filter((n) => n !== r.name && engine.lookup(n)));
-    if (!gold.size) continue;
-    queries.push({ name: r.name, file: r.file, split: isValidationFile(r.file) ? 'val' : 'train', text: statementState(r), gold });
-  }
-  queries.sort((a, b) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name));
+  const { queries, skippedHoldout } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n));
   const train = queries.filter((q) => q.split === 'train').slice(0, limit);
   const val = queries.filter((q) => q.split === 'val').slice(0, valLimit);
   const chosen = [...train, ...val];

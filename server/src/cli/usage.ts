@@ -6,10 +6,11 @@ commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
   query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--json]
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
+  fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
@@ -27,6 +28,8 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
   --text-tower DIR     English sentences → premise vectors (default: the shipped models/text-tower
                        when it was trained for the index's encoder)
   --no-text-tower      English goes through the encoder like any other query
+  --fusion DIR         a learned fusion for Lean states and statements (models/train/fusion;
+                       default: none, the hand-set weights)
   --weights d,s,p[,g[,l[,i[,k[,n]]]]]
                        fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name]]]]]
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0 Lean;
@@ -89,6 +92,8 @@ ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine
   --slot-from-tactic   the same steps, with their tactic given to the engine
   --no-informal        text queries search the formal side only (MathlibQR in hybrid mode
                        reports both in one run by default)
+  --no-context         nothing nearby: each query as a statement typed in a scratch file
+                       (default: as if proved at its theorem's place, earlier declarations nearby)
   --json               one JSON object instead of a table
 
 example:
@@ -136,6 +141,26 @@ statement in words, surrounding prose) as term ids.
 
 example:
   premise-lsp tower-data --index /tmp/idx --out /tmp/tower-data
+`,
+  'fusion-data': `usage: premise-lsp fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [options]
+
+Training data for a learned first-stage fusion (models/train/fusion/train.sh): the statement
+queries of rerank-data, each searched in hybrid mode as eval does, with its whole candidate
+pool: per candidate the fusion's inputs, its uses and whether the proof uses it. Held-out
+files (stable hash 0 mod 20) are never used; dev files (1 mod 20) are searched with and
+without their file context.
+
+  -i, --index DIR      an index built with an encoder (required)
+  --records FILE       the extractor's records of the index's sources (required)
+  -o, --out FILE       the JSON lines to write (required)
+  --limit N            training queries (default: 6000)
+  --dev-limit N        dev queries (default: 1000)
+  --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --no-context PCT     percent of training queries searched without their file's earlier
+                       declarations nearby (default: 50)
+
+example:
+  premise-lsp fusion-data --index /tmp/idx --records /tmp/records.jsonl --out /tmp/pools.jsonl
 `,
   serve: `usage: premise-lsp serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
 

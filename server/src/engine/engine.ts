@@ -28,6 +28,7 @@ import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
 import { slotFit, slotOf, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
+import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
 
 /** Query-side weights of the parts of a proof state for BM25. */
@@ -68,7 +69,10 @@ export interface EngineOptions {
   reranker?: Reranker;
   /** Rerank when a search does not say (the loaded reranker's evaluation decides; see open.ts). */
   rerankByDefault?: boolean;
+  /** Hand-set fusion weights; given, they replace the learned fusion too. */
   weights?: StyleWeights;
+  /** The learned first-stage fusion for Lean states and statements in hybrid mode (default: none, the hand-set weights). */
+  fusion?: LearnedFusion;
   defaultMode?: Mode;
   /** English sentences → vectors in the index's premise space (default: none; English goes through the encoder). */
   textTower?: TextTower;
@@ -179,7 +183,8 @@ export class Engine implements PremiseSearch {
   private overlayRecords = new Map<string, PremiseRecord>();
   private readonly embedCache = new LRUCache<string, Float32Array>({ max: 1024 });
   private readonly resultCache = new LRUCache<string, SearchHit[]>({ max: 256 });
-  private maxUses = 0;
+  /** The most uses of any premise (the prior's scale), recounted when the segments change. */
+  maxUses = 0;
   private liveCount?: number;
   private readonly overlayVecCache = new Map<string, { key: string; vec: Float32Array }>();
   /** Vectors of per-search premises by the texts embedded, bounded by bytes; content-keyed, so shared safely. */
@@ -534,20 +539,20 @@ export class Engine implements PremiseSearch {
       if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
     }
     const list = [...cands.values()];
-    const fused = fuse(
-      list.map((c) => ({
-        dense: c.parts.dense,
-        sparse: c.parts.sparse,
-        informal: c.parts.informal,
-        name: c.parts.name,
-        graph: c.parts.graph,
-        local: c.parts.local,
-        uses: c.uses,
-      })),
-      mode,
-      this.maxUses,
-      w,
-    );
+    const inputs = list.map((c) => ({
+      dense: c.parts.dense,
+      sparse: c.parts.sparse,
+      informal: c.parts.informal,
+      name: c.parts.name,
+      graph: c.parts.graph,
+      local: c.parts.local,
+      uses: c.uses,
+    }));
+    // Lean states and statements: the learned fusion, unless weights were set by hand
+    const learned = mode === 'hybrid' && !this.opts.weights && LANG_OF_STYLE[q.style] === 'lean' ? this.opts.fusion : undefined;
+    const fused = learned
+      ? learned.score(inputs, { context: opts.nearby !== undefined, goalChars: q.goal.length, hyps: q.hyps.length }, this.maxUses)
+      : fuse(inputs, mode, this.maxUses, w);
     list.forEach((c, i) => (c.score = fused[i]!));
     list.sort(byScore);
     if (tq && tq.intent !== 'any' && w.kind) {

@@ -20,6 +20,7 @@ import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rer
 import type { Reranker } from './rerank.js';
 import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
 import { defaultTextTowerDir, defaultVocabFile } from '../paths.js';
+import { LearnedFusion } from './learned-fusion.js';
 import type { OpenedEngine } from './types.js';
 
 // The engine's values for callers outside it (with types.ts, its whole public surface).
@@ -29,8 +30,9 @@ export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 export { FixtureEngine } from './fixture-engine.js';
 export { isEquational, mainConclusion } from './shape.js';
 export { slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
+export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
 
-export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault'> {
+export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
@@ -43,6 +45,11 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   textTowerDir?: string;
   /** Load no text tower: English goes through the encoder like any query (default false). */
   noTextTower?: boolean;
+  /**
+   * A learned fusion for Lean states and statements (`fusion.json`, trained by
+   * models/train/fusion/train.sh for the index's encoder; default: none, the hand-set weights).
+   */
+  fusionDir?: string;
   /** English → Lean vocabulary file (default: the shipped models/vocab/en-lean.json; the seed table alone when absent). */
   vocabFile?: string;
   /** Problems that do not stop the engine, e.g. a shipped reranker that cannot be loaded (default: stderr). */
@@ -92,6 +99,13 @@ function openVocabulary(opts: OpenOptions) {
  * e.g. a project's dependencies and its own sources). Several directories must
  * have been built with the same encoder, or all without one.
  */
+/** The learned fusion asked for: an error when it was trained on another encoder than the index's. */
+function loadFusion(dir: string, encoderId: string): LearnedFusion {
+  const f = LearnedFusion.load(dir);
+  if (f.encoderId !== encoderId) throw new Error(`learned fusion ${f.file} was trained on encoder ${f.encoderId}, but the index's vectors are from ${encoderId}`);
+  return f;
+}
+
 export async function openEngine(indexDir: string | string[], opts: OpenOptions = {}): Promise<OpenedEngine> {
   const dirs = Array.isArray(indexDir) ? indexDir : [indexDir];
   if (!dirs.length) throw new Error('no index directory to open');
@@ -116,12 +130,14 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     }
   }
   const textTower = encoder && rec ? chooseTextTower(opts, rec.id, defaultTextTowerDir(), warnOf(opts)) : undefined;
+  const fusion = encoder && rec && opts.fusionDir ? loadFusion(opts.fusionDir, rec.id) : undefined;
   const { reranker, byDefault } = await openReranker(opts);
   const vocabulary = opts.vocabulary ?? openVocabulary(opts);
   const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
     ...opts,
     encoder,
     textTower,
+    fusion,
     reranker,
     rerankByDefault: byDefault,
     vocabulary,

@@ -148,6 +148,8 @@ export interface OpenedEngine extends PremiseSearch {
   readonly hasDense: boolean;
   /** Whether a reranker is loaded. */
   readonly hasReranker: boolean;
+  /** The most uses of any premise: the scale of the popularity prior. */
+  readonly maxUses: number;
   /** Forget cached query embeddings and results (the benchmark times uncached searches). */
   clearCaches(): void;
 }

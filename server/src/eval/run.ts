@@ -38,15 +38,23 @@ export interface EvalReport {
   byStyle: Record<string, { queries: number; metrics: Metrics }>;
 }
 
-export async function runEval(
-  engine: PremiseSearch,
-  dataset: string,
-  queries: EvalQuery[],
-  mode: EvalMode,
-  rerank = false,
-  slotUse?: SlotUse,
-  informal = true,
-): Promise<EvalReport> {
+export interface EvalOptions {
+  /** Use the second stage (default false). */
+  rerank?: boolean;
+  /** Only the steps with a slot, searched with it given or not (see `SlotUse`). */
+  slot?: SlotUse;
+  /** Text queries also search the premises' informal side (default true). */
+  informal?: boolean;
+  /**
+   * Search with the file's earlier declarations nearby (default true); false: as a
+   * statement typed in a scratch file, nothing nearby (the theorem still excluded,
+   * what its file declares below it still hidden).
+   */
+  context?: boolean;
+}
+
+export async function runEval(engine: PremiseSearch, dataset: string, queries: EvalQuery[], mode: EvalMode, opts: EvalOptions = {}): Promise<EvalReport> {
+  const { rerank = false, slot: slotUse, informal = true, context = true } = opts;
   if (slotUse) queries = queries.filter((q) => slotOf(q.tactic));
   const search = { ...(mode === 'bm25-plain' ? { mode: 'bm25' as const, plainBm25: true } : { mode }), informal };
   let total = 0;
@@ -62,7 +70,8 @@ export async function runEval(
   const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
     const slot = slotUse === 'given' ? q.tactic : undefined;
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(q.theorem ? provingIn(engine, files!, q.theorem) : {}) });
+    const { nearby, ...where } = q.theorem ? provingIn(engine, files!, q.theorem) : { nearby: undefined };
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...where, ...(context && nearby ? { nearby } : {}) });
     per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};

@@ -1,0 +1,90 @@
+/**
+ * `premise-lsp fusion-data --index DIR --records records.jsonl --out pools.jsonl
+ *   [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]`
+ *
+ * Development command: training data for the learned first-stage fusion
+ * (models/train/fusion/train.py, `learned-fusion.ts`). The same statement queries
+ * as `rerank-data` (never the held-out files, stable hash 0 mod 20); each is
+ * searched in hybrid mode as `eval` does (the theorem excluded, what its file
+ * declares below it hidden) and one JSON line per search is written with the
+ * whole candidate pool: per candidate the fusion's inputs as `fusionInputs`
+ * computes them, its uses and a 0/1 label (the proof uses it); per search the
+ * query features. Training queries lose their file context at `--no-context`
+ * percent (as a statement typed in a scratch file); dev queries (stable hash 1
+ * mod 20) are written twice, with and without it.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { openEngine } from '../engine/open.js';
+import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, QUERY_FEATURES } from '../engine/open.js';
+import { fileDeclarations, provingIn } from '../eval/run.js';
+import { intOption, parse, UsageError } from './args.js';
+import { isDevFile, readHoldout, statementQueries, withoutContext } from './rerank-data-cmd.js';
+
+/** The whole pool: more than the hybrid's candidates (sparse and dense 200 each, graph votes, nearby). */
+const POOL_K = 1000;
+
+async function write(out: WriteStream, line: string): Promise<void> {
+  if (!out.write(line + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
+}
+
+const round = (x: number) => Math.round(x * 1e5) / 1e5;
+
+export async function fusionDataCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    index: { type: 'string', short: 'i' },
+    records: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    limit: { type: 'string' },
+    'dev-limit': { type: 'string' },
+    holdout: { type: 'string' },
+    'no-context': { type: 'string' },
+  });
+  if (!values.index || !values.records || !values.out) throw new UsageError('fusion-data needs --index DIR --records FILE --out FILE');
+  const limit = intOption(values.limit, 'limit', 6000);
+  const devLimit = intOption(values['dev-limit'], 'dev-limit', 1000);
+  const noContext = values['no-context'] === '0' ? 0 : intOption(values['no-context'], 'no-context', 50);
+  if (noContext > 100) throw new UsageError('--no-context is a percentage (0-100)');
+  const holdout = readHoldout(values.holdout);
+  const engine = await openEngine(values.index, { defaultReranker: false });
+  if (!engine.hasDense) throw new UsageError(`${values.index} has no premise vectors: the fusion is learned for hybrid search`);
+  const out = createWriteStream(values.out);
+  try {
+    const { queries } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n));
+    const training = queries.filter((q) => q.split === 'train');
+    const train = training.filter((q) => !isDevFile(q.file)).slice(0, limit);
+    const dev = training.filter((q) => isDevFile(q.file)).slice(0, devLimit);
+    process.stderr.write(`fusion-data: ${train.length} train + ${dev.length} dev queries\n`);
+    await write(out, JSON.stringify({ header: true, base: BASE_FEATURES, extra: EXTRA_FEATURES, query: QUERY_FEATURES, index: values.index, k: POOL_K }));
+    const files = fileDeclarations(engine);
+    const started = Date.now();
+    let done = 0;
+    for (const [split, qs] of [['train', train], ['dev', dev]] as const) {
+      for (const q of qs) {
+        const contexts = split === 'dev' ? [true, false] : [!withoutContext({ name: q.name, split: 'train' }, noContext)];
+        for (const context of contexts) {
+          const { nearby, ...where } = provingIn(engine, files, q.name);
+          const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', ...where, ...(context ? { nearby } : {}) });
+          // the pool as the engine fused it: every candidate is a hit (k is above the pool's size)
+          const pool = hits.map((h) => ({ dense: h.parts.dense, sparse: h.parts.sparse, graph: h.parts.graph, local: h.parts.local, uses: h.uses }));
+          const inputs = fusionInputs(pool, fusionQueryOf(q.text, context), engine.maxUses);
+          await write(
+            out,
+            JSON.stringify({
+              name: q.name,
+              split,
+              context,
+              nGold: q.gold.size,
+              query: inputs.query.map(round),
+              rows: inputs.rows.map((r, i) => [...Array.from(r, round), hits[i]!.uses, q.gold.has(hits[i]!.name) ? 1 : 0]),
+            }),
+          );
+        }
+        if (++done % 500 === 0) process.stderr.write(`fusion-data: ${done}/${train.length + dev.length} queries, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      }
+    }
+  } finally {
+    await new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
+    await engine.dispose();
+  }
+  return 0;
+}
