@@ -1,7 +1,7 @@
 /** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--no-context] [--json]`
  *  --slot-steps: score only LeanDojo steps whose tactic has a slot (rw, simp, exact, apply…);
  *  --slot-from-tactic: the same steps, with the tactic given to the engine as the slot;
- *  --no-context: nothing nearby (a statement typed in a scratch file; the theorem is still excluded). */
+ *  --no-context: each query as a new statement typed in a scratch file (see `scratch` in eval/run.ts). */
 import { existsSync } from 'node:fs';
 import { DATASETS, loadDataset } from '../eval/datasets.js';
 import { formatEval, runEval, type EvalOptions } from '../eval/run.js';

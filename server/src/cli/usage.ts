@@ -92,8 +92,10 @@ ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine
   --slot-from-tactic   the same steps, with their tactic given to the engine
   --no-informal        text queries search the formal side only (MathlibQR in hybrid mode
                        reports both in one run by default)
-  --no-context         nothing nearby: each query as a statement typed in a scratch file
-                       (default: as if proved at its theorem's place, earlier declarations nearby)
+  --no-context         each query as a new statement typed in a scratch file: nothing nearby,
+                       its file's later declarations neither results nor evidence (default: as
+                       if proved at its theorem's place: earlier declarations nearby, later
+                       ones hidden but their proofs vote)
   --json               one JSON object instead of a table
 
 example:

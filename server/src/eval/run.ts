@@ -46,9 +46,8 @@ export interface EvalOptions {
   /** Text queries also search the premises' informal side (default true). */
   informal?: boolean;
   /**
-   * Search with the file's earlier declarations nearby (default true); false: as a
-   * statement typed in a scratch file, nothing nearby (the theorem still excluded,
-   * what its file declares below it still hidden).
+   * Search as if proving the theorem at its place in its file (default true);
+   * false: as a new statement typed in a scratch file (`scratch`).
    */
   context?: boolean;
 }
@@ -70,8 +69,8 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
   const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
     const slot = slotUse === 'given' ? q.tactic : undefined;
-    const { nearby, ...where } = q.theorem ? provingIn(engine, files!, q.theorem) : { nearby: undefined };
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...where, ...(context && nearby ? { nearby } : {}) });
+    const where = q.theorem ? provingIn(engine, files!, q.theorem) : {};
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(context ? where : scratch(where)) });
     per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};
@@ -120,6 +119,16 @@ export function provingIn(engine: PremiseSearch, files: FileDeclarations, theore
     hidden: same.filter((p) => p.line >= line).map((p) => p.name),
     nearby: same.filter((p) => p.line < line).map((p) => p.name),
   };
+}
+
+/**
+ * The search options of a theorem's place (`provingIn`) for the same statement typed
+ * in a scratch file: nothing is nearby, and what its file declares below it is
+ * neither returned nor evidence (those proofs are not written yet), as the
+ * theorem itself.
+ */
+export function scratch(where: ReturnType<typeof provingIn> | Record<string, never>): { exclude?: string[] } {
+  return 'exclude' in where ? { exclude: [...where.exclude, ...(where.hidden ?? [])] } : {};
 }
 
 export function formatEval(r: EvalReport): string {
