@@ -13,21 +13,19 @@
  * percent (as a statement typed in a scratch file); dev queries (stable hash 1
  * mod 20) are written twice, with and without it.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { openEngine } from '../engine/open.js';
 import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, QUERY_FEATURES } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
 import { intOption, parse, UsageError } from './args.js';
-import { isDevFile, readHoldout, statementQueries, withoutContext } from './rerank-data-cmd.js';
+import { close, isDevFile, readHoldout, round, statementQueries, withoutContext, write } from './rerank-data-cmd.js';
 
-/** The whole pool: more than the hybrid's candidates (sparse and dense 200 each, graph votes, nearby). */
+/**
+ * The whole pool (sparse and dense 200 each, graph votes, nearby): a larger pool (a long
+ * file's declarations nearby) is cut to its best 1000 by the hand fusion, and its features
+ * are then those of the cut pool.
+ */
 const POOL_K = 1000;
-
-async function write(out: WriteStream, line: string): Promise<void> {
-  if (!out.write(line + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
-}
-
-const round = (x: number) => Math.round(x * 1e5) / 1e5;
 
 export async function fusionDataCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -64,7 +62,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
         for (const context of contexts) {
           const { nearby, ...where } = provingIn(engine, files, q.name);
           const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', ...where, ...(context ? { nearby } : {}) });
-          // the pool as the engine fused it: every candidate is a hit (k is above the pool's size)
+          // the pool as the engine fused it (each candidate is a hit, up to POOL_K)
           const pool = hits.map((h) => ({ dense: h.parts.dense, sparse: h.parts.sparse, graph: h.parts.graph, local: h.parts.local, uses: h.uses }));
           const inputs = fusionInputs(pool, fusionQueryOf(q.text, context), engine.maxUses);
           await write(
@@ -83,7 +81,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
       }
     }
   } finally {
-    await new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
+    await close(out);
     await engine.dispose();
   }
   return 0;

@@ -90,13 +90,15 @@ function readLines(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
 }
 
-async function write(out: WriteStream, line: string): Promise<void> {
+/** Writes one line, waiting when the stream's buffer is full. */
+export async function write(out: WriteStream, line: string): Promise<void> {
   if (!out.write(line + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
 }
 
-const close = (out: WriteStream) => new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
+export const close = (out: WriteStream) => new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
 
-const round = (x: number) => Math.round(x * 1e5) / 1e5;
+/** Feature values as written: five decimals. */
+export const round = (x: number) => Math.round(x * 1e5) / 1e5;
 
 export async function rerankDataCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
