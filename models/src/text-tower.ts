@@ -78,8 +78,14 @@ class BagTower implements TextTower {
   }
 }
 
-/** Loads a tower directory; every fault is a ModelError naming the file. */
-export function loadTextTower(dir: string): TextTower {
+/**
+ * Loads a tower directory; every fault is a ModelError naming the file. With
+ * `onlyFor`, a tower trained for another encoder is not read past its tower.json
+ * (undefined).
+ */
+export function loadTextTower(dir: string): TextTower;
+export function loadTextTower(dir: string, onlyFor: string): TextTower | undefined;
+export function loadTextTower(dir: string, onlyFor?: string): TextTower | undefined {
   const jsonFile = join(dir, 'tower.json');
   const binFile = join(dir, 'tower.bin');
   for (const f of [jsonFile, binFile]) if (!existsSync(f)) throw new ModelFileMissingError(`text tower file missing: ${f}`, f);
@@ -93,6 +99,7 @@ export function loadTextTower(dir: string): TextTower {
   if (meta?.format !== TOWER_FORMAT || meta.version !== 1) throw bad(`not a ${TOWER_FORMAT} v1 file`);
   if (!Number.isInteger(meta.dim) || meta.dim <= 0) throw bad('dim must be a positive integer');
   if (typeof meta.encoder_id !== 'string' || !meta.encoder_id) throw bad('encoder_id missing');
+  if (onlyFor !== undefined && meta.encoder_id !== onlyFor) return undefined;
   if (!Array.isArray(meta.terms) || !meta.terms.every((t) => typeof t === 'string')) throw bad('terms must be a list of strings');
   const bin = readFileSync(binFile);
   const want = meta.terms.length * (meta.dim + 1) * 4;

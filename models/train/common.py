@@ -96,6 +96,6 @@ def doc_query(rec):
     return d[:600] if len(d) >= 12 else None
 
 
-def is_heldout_file(path):
-    """Deterministic validation slice: md5(path) mod 50 == 0."""
-    return int(hashlib.md5(path.encode('utf-8')).hexdigest(), 16) % 50 == 0
+def is_heldout_file(path, mod=50):
+    """Deterministic validation slice: md5(path) mod `mod` == 0 (the encoder's: 50)."""
+    return int(hashlib.md5(path.encode('utf-8')).hexdigest(), 16) % mod == 0

@@ -32,6 +32,9 @@ import time
 import numpy as np
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import is_heldout_file
+
 torch.set_num_threads(int(os.environ.get('THREADS', '1')))  # oversubscribed shared cores: one thread is faster
 env = os.environ.get
 TRAIN_SECONDS = float(env('TRAIN_SECONDS', '900'))
@@ -58,7 +61,7 @@ print(f'premise vectors {N} x {D}, terms {V}', flush=True)
 
 
 def is_val(f):
-    return VAL_MOD > 0 and int(hashlib.md5(f.encode()).hexdigest(), 16) % VAL_MOD == 0
+    return VAL_MOD > 0 and is_heldout_file(f, VAL_MOD)
 
 
 train, val = [], []

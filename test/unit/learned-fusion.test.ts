@@ -7,20 +7,16 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../../indexes/src/build.js';
 import { extractRecords } from '../../indexes/src/extract/extract.js';
-import { loadEncoder } from '../../models/src/encoder.js';
 import { DEFAULT_WEIGHTS, fuse, type Scored } from '../../server/src/engine/fusion.js';
 import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, LearnedFusion, QUERY_FEATURES } from '../../server/src/engine/learned-fusion.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { openEngine } from '../../server/src/engine/open.js';
 import { fusionDataCommand } from '../../server/src/cli/fusion-data-cmd.js';
-import { segmentOf, RECORDS } from './engine-helpers.js';
+import { segmentOf, RECORDS, tinyIndex } from './engine-helpers.js';
 
-const TINY_ENCODER = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/tiny-encoder');
 const tmp = () => mkdtempSync(join(tmpdir(), 'premise-lsp-fusion-'));
 const HAND = DEFAULT_WEIGHTS.formal;
 const zeros = (n: number) => Array.from({ length: n }, () => 0);
@@ -127,15 +123,8 @@ describe('the engine with a learned fusion', () => {
 describe('openEngine and fusion-data', () => {
   it('refuses a fusion trained on another encoder, and writes training pools', async () => {
     const dir = tmp();
-    const src = join(dir, 'src');
-    mkdirSync(src);
     const source = 'theorem base (n : Nat) : n + 0 = n := rfl\n\ntheorem uses_base (n : Nat) : n + 0 + 0 = n := by rw [base, base]\n';
-    writeFileSync(join(src, 'A.lean'), source);
-    const idx = join(dir, 'idx');
-    const enc = await loadEncoder(TINY_ENCODER);
-    await buildIndex({ sources: [src], out: idx, encoder: enc, encoderDir: TINY_ENCODER, packages: false });
-    await enc.dispose();
-    const id: string = JSON.parse(readFileSync(join(idx, 'manifest.json'), 'utf8')).encoder.id;
+    const { idx, id } = await tinyIndex(dir, source);
     const opts = { defaultReranker: false, noTextTower: true };
 
     const own = await openEngine(idx, { ...opts, fusionDir: writeFusion(join(dir, 'own'), { encoder_id: id, w: [0, 0, 1, 0, 0] }) });

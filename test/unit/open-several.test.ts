@@ -4,26 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
-import type { Encoder } from '../../models/src/encoder.js';
 import { openEngine } from '../../server/src/engine/open.js';
 import { DEP_THEOREM, lakeFixture, WS_THEOREM } from './lake-project.js';
-
-/** A deterministic stand-in encoder (never loaded from disk). */
-function fakeEncoder(id: string): Encoder {
-  const dim = 4;
-  return {
-    id,
-    dim,
-    embed: async (texts) =>
-      texts.map((t) => {
-        const v = new Float32Array(dim);
-        for (let i = 0; i < t.length; i++) v[t.charCodeAt(i) % dim]! += 1;
-        const n = Math.hypot(...v) || 1;
-        return v.map((x) => x / n);
-      }),
-    dispose: async () => {},
-  };
-}
+import { fakeEncoder } from './engine-helpers.js';
 
 describe('openEngine with several index directories', () => {
   const f = lakeFixture();

@@ -1,13 +1,11 @@
 /** Text queries in Lean notation or LaTeX: translation and routing rules (issue 9, MathlibQR's lean/latex styles). */
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../server/src/engine/engine.js';
-import { Segment } from '../../server/src/engine/segment.js';
 import { liftParents, parentNames } from '../../server/src/engine/structure-lift.js';
 import { latexToUnicode } from '../../server/src/engine/latex.js';
 import { styleOf } from '../../server/src/engine/text-query.js';
-import { toInfos } from '../../indexes/src/graph.js';
 import type { DeclKind } from '../../indexes/src/extract/record.js';
-import { rec } from './engine-helpers.js';
+import { rec, segmentOf } from './engine-helpers.js';
 
 describe('a constructor or field stands for its structure', () => {
   it('names the parent of constructors, fields and unfolding lemmas only', () => {
@@ -48,7 +46,7 @@ describe('a constructor or field stands for its structure', () => {
       },
       rec('Function.iterate_zero', ['(f : α → α)'], 'f^[0] = id'),
     ];
-    const engine = new Engine([Segment.fromInfos(toInfos(records))]);
+    const engine = new Engine([segmentOf(records)]);
     const q = '`toFun : τ → α → α` with `toFun 0 x = x` and `toFun (s + t) x = toFun s (toFun t x)`';
     const names = async (informal: boolean) => (await engine.search(q, { mode: 'hybrid', k: 3, informal })).map((h) => h.name);
     expect((await names(true))[0]).toBe('Flow');

@@ -6,14 +6,10 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toInfos } from '../../indexes/src/graph.js';
 import { embedPremises } from '../../indexes/src/embed.js';
-import { buildIndex } from '../../indexes/src/build.js';
-import type { Encoder } from '../../models/src/encoder.js';
-import { loadEncoder } from '../../models/src/encoder.js';
 import { ModelFileMissingError, ModelFormatError } from '../../models/src/errors.js';
 import { loadTextTower, type TextTower } from '../../models/src/text-tower.js';
 import { Engine } from '../../server/src/engine/engine.js';
@@ -21,9 +17,8 @@ import { Segment } from '../../server/src/engine/segment.js';
 import { openEngine } from '../../server/src/engine/open.js';
 import { chooseTextTower } from '../../server/src/engine/text-tower-choice.js';
 import { towerDataCommand } from '../../server/src/cli/tower-data-cmd.js';
-import { RECORDS } from './engine-helpers.js';
+import { fakeEncoder, RECORDS, tinyIndex } from './engine-helpers.js';
 
-const TINY_ENCODER = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/tiny-encoder');
 
 interface TowerSpec {
   encoderId: string;
@@ -115,18 +110,7 @@ describe('loadTextTower', () => {
 });
 
 /** A deterministic 8-d encoder: character codes folded into 8 buckets, L2-normalised. */
-const foldEncoder: Encoder = {
-  id: 'fold-test',
-  dim: 8,
-  embed: async (texts) =>
-    texts.map((t) => {
-      const v = new Float32Array(8);
-      for (let i = 0; i < t.length; i++) v[t.charCodeAt(i) % 8]! += 1;
-      const n = Math.hypot(...v) || 1;
-      return v.map((x) => x / n);
-    }),
-  dispose: async () => {},
-};
+const foldEncoder = fakeEncoder('fold-test', 8);
 
 /** A tower that sends the English word "triangl" (stem of "triangle") to one premise's own vector, and counts its calls. */
 async function towerFor(target: string) {
@@ -135,28 +119,25 @@ async function towerFor(target: string) {
   const i = infos.findIndex((p) => p.name === target);
   const row = Array.from(vectors.subarray(i * 8, (i + 1) * 8));
   const loaded = loadTextTower(writeTower(tmp(), { encoderId: 'fold-test', dim: 8, terms: ['triangl'], vectors: [row], importance: [0] }));
-  const tower = Object.assign(
-    {
-      encoderId: loaded.encoderId,
-      dim: loaded.dim,
-      size: loaded.size,
-      embed(terms: ReadonlyMap<string, number>) {
-        tower.calls++;
-        return loaded.embed(terms);
-      },
+  const tower = {
+    encoderId: loaded.encoderId,
+    dim: loaded.dim,
+    size: loaded.size,
+    calls: 0,
+    embed(terms: ReadonlyMap<string, number>) {
+      tower.calls++;
+      return loaded.embed(terms);
     },
-    { calls: 0 },
-  );
+  };
   const engine = (t?: TextTower) => new Engine([Segment.fromInfos(infos, vectors, 8)], { encoder: foldEncoder, textTower: t });
-  return { engine, tower, infos, vectors };
+  return { engine, tower, infos, vectors, row };
 }
 
 describe('the engine with a text tower', () => {
   it('searches the premise vectors with the tower averaged with the encoder for an English query', async () => {
-    const { engine, tower, infos, vectors } = await towerFor('le_trans');
+    const { engine, tower, infos, vectors, row: t } = await towerFor('le_trans');
     const query = 'the triangle';
     // the query vector: (tower + encoder) / ‖·‖, the tower's being le_trans's own premise vector, normalised
-    const t = Array.from(vectors.subarray(infos.findIndex((p) => p.name === 'le_trans') * 8, (infos.findIndex((p) => p.name === 'le_trans') + 1) * 8));
     const tn = Math.hypot(...t);
     const e = (await foldEncoder.embed([query], 'query'))[0]!;
     const sum = t.map((x, j) => x / tn + e[j]!);
@@ -201,16 +182,7 @@ describe('the engine with a text tower', () => {
 describe('openEngine and the text tower', () => {
   it('loads the tower asked for, refuses one trained for another encoder or damaged, and can do without', async () => {
     const dir = tmp();
-    const src = join(dir, 'src');
-    mkdirSync(src);
-    writeFileSync(join(src, 'A.lean'), '/-- The triangle inequality. -/\ntheorem tri (a b : Nat) : a + b ≤ a + b := le_refl _\n\ntheorem other (n : Nat) : n = n := rfl\n');
-    const idx = join(dir, 'idx');
-    const enc = await loadEncoder(TINY_ENCODER);
-    await buildIndex({ sources: [src], out: idx, encoder: enc, encoderDir: TINY_ENCODER, packages: false });
-    await enc.dispose();
-    const manifest = JSON.parse(readFileSync(join(idx, 'manifest.json'), 'utf8'));
-    const id: string = manifest.encoder.id;
-    const dim: number = manifest.encoder.dim;
+    const { idx, id, dim } = await tinyIndex(dir, '/-- The triangle inequality. -/\ntheorem tri (a b : Nat) : a + b ≤ a + b := le_refl _\n\ntheorem other (n : Nat) : n = n := rfl\n');
     const spec = { encoderId: id, dim, terms: ['triangl'], vectors: [Array.from({ length: dim }, (_, j) => (j === 0 ? 1 : 0))], importance: [0] };
     const good = writeTower(join(dir, 'good'), spec);
     const opts = { defaultReranker: false };

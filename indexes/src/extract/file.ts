@@ -8,7 +8,7 @@ import { extractSource } from './extract.js';
 import type { ExtractedDecl } from './record.js';
 import type { SourceFile } from './walk.js';
 import type { TermRun } from '../sparse/bm25.js';
-import { terms } from '../sparse/terms.js';
+import { flatCopy, terms } from '../sparse/terms.js';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -102,7 +102,7 @@ function readAndExtract(f: SourceFile): FileResult {
  * when they can be. On Mathlib this is most of the extraction's memory.
  */
 function compact(d: ExtractedDecl): ExtractedDecl {
-  const c = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
+  const c = flatCopy;
   const out: ExtractedDecl = { ...d, name: c(d.name), statement: c(d.statement), goal: c(d.goal), args: d.args.map(c), refs: d.refs.map(c) };
   if (d.doc !== undefined) out.doc = c(d.doc);
   if (d.origin !== undefined) out.origin = c(d.origin);

@@ -6,7 +6,7 @@
  * shape rules a reader would state in words: `f (-x) = f x` is an even function.
  */
 import { partWords } from './naming.js';
-import { identParts } from '../sparse/terms.js';
+import { identParts, isDigit, mayStartIdent } from '../sparse/terms.js';
 
 /** Notation → English. Longest first where one is a prefix of another. */
 const SYMBOL_WORDS: [string, string][] = [
@@ -76,9 +76,6 @@ for (const entry of SYMBOL_WORDS) {
   else SYMBOLS_BY_FIRST.set(c, [entry]);
 }
 
-/** Can an identifier start here? Non-ASCII characters are left to the regex (`\p{L}`). */
-const mayStartIdent = (c: number) => c >= 0x80 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /** The statement read as words. */
 export function renderStatement(text: string): string {

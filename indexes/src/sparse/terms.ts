@@ -17,8 +17,8 @@ const STOP = new Set(
 const IDENT_RE = /[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*/uy;
 /** Multi-character ASCII operators kept as one term. */
 const ASCII_OPS = ['<->', '->', '<=', '>=', '!=', '==', ':=', '::', '=>', '||', '&&', '++'];
-/** Characters never worth a term. */
-const NOISE = new Set([...' \t\r\n()[]{},;:`"\'↑⇑↥✝'].map((c) => c));
+/** Characters never worth a term (single UTF-16 units all), by code. */
+const NOISE_CODES = new Set([...' \t\r\n()[]{},;:`"\'↑⇑↥✝'].map((c) => c.charCodeAt(0)));
 
 /** Splits one identifier component on `_` and camelCase boundaries. */
 export function splitIdent(component: string): string[] {
@@ -47,7 +47,10 @@ export const CORPUS_IDENTIFIERS = 200_000;
  * more characters views into their parent, and a remembered view would pin a
  * whole statement.
  */
-const own = (s: string) => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));
+const own = (s: string) => (s.length < 13 ? s : flatCopy(s));
+
+/** A flat copy of a string, one-byte when it can be (a round trip through UTF-8): it keeps no larger string alive. */
+export const flatCopy = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 
 /** splitIdent, remembered: the array is shared, callers must not change it. */
 export function identParts(component: string): readonly string[] {
@@ -114,7 +117,7 @@ export function terms(text: string): string[] {
       continue;
     }
     // an identifier starts with a letter or `_`: ASCII ones are told apart here, the rest by the regex
-    if (code >= 0x80 || code === 95 || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+    if (mayStartIdent(code)) {
       IDENT_RE.lastIndex = i;
       const m = IDENT_RE.exec(text);
       if (m && m[0].length > 0) {
@@ -151,7 +154,7 @@ export function terms(text: string): string[] {
   return out;
 }
 
-const isDigit = (c: number) => c >= 48 && c <= 57;
-/** NOISE (single UTF-16 units all) by code, and the first characters of ASCII_OPS. */
-const NOISE_CODES = new Set([...NOISE].map((c) => c.charCodeAt(0)));
+/** Can an identifier start here? ASCII letters and `_`; non-ASCII characters are left to the regex (`\p{L}`). */
+export const mayStartIdent = (c: number) => c >= 0x80 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+export const isDigit = (c: number) => c >= 48 && c <= 57;
 const OP_STARTS = new Set(ASCII_OPS.map((o) => o.charCodeAt(0)));

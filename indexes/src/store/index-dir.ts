@@ -236,14 +236,6 @@ export async function writeDenseCopy(
     if (f === 'informal.bin' && informal) writeBm25(join(dir, f), informal);
     else copyFileSync(verified(from, src, f), join(dir, f));
   }
-  const q = quantize(dense.vectors, dense.dim);
-  writeContainer(join(dir, 'dense.bin'), { vectors: q.vectors, scales: q.scales });
-  await AnnDenseStore.buildFile(join(dir, 'dense.usearch'), dense.vectors, dense.dim, onAnnProgress);
-  const files: Manifest['files'] = {};
-  for (const f of ['premises.bin', ...SPARSE_FILES, 'dense.bin', 'dense.usearch']) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
-  const manifest: Manifest = { ...src, created: new Date().toISOString(), encoder: dense.encoder, files };
-  const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
-  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
-  renameSync(tmp, join(dir, 'manifest.json'));
-  return manifest;
+  await writeDenseFiles(dir, dense, onAnnProgress);
+  return writeManifest(dir, { premises: src.premises, encoder: dense.encoder, sources: src.sources, stats: src.stats });
 }

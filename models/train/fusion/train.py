@@ -99,7 +99,8 @@ def state(model):
 
 random.seed(args.seed); torch.manual_seed(args.seed)
 hand = Fusion()
-best = {'beta': None, 'epoch': 0, 'dev': evaluate(hand), **state(hand)}
+dev_hand = evaluate(hand)
+best = {'beta': None, 'epoch': 0, 'dev': dev_hand, **state(hand)}
 log('hand-set weights (epoch 0):', best['dev'])
 grid = []
 for beta in [float(b) for b in args.betas.split(',')]:
@@ -128,7 +129,7 @@ out = {'format': 'premise-lsp-fusion', 'version': 1, 'encoder_id': args.encoder_
        'base': header['base'], 'extra': header['extra'], 'query': header['query'],
        'w': [round(x, 6) for x in best['w']], 'v': [round(x, 6) for x in best['v']], 'u': [[round(x, 6) for x in r] for r in best['u']],
        'training': {'pools': header.get('index'), 'train_searches': len(train), 'dev_searches': len(dev), 'beta': best['beta'],
-                    'epoch': best['epoch'], 'lr': args.lr, 'batch': args.batch, 'dev_hand': evaluate(hand), 'dev_chosen': best['dev'],
+                    'epoch': best['epoch'], 'lr': args.lr, 'batch': args.batch, 'dev_hand': dev_hand, 'dev_chosen': best['dev'],
                     'grid': grid, 'seconds': round(time.time() - T0)}}
 import os
 os.makedirs(args.out, exist_ok=True)

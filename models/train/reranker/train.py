@@ -163,9 +163,9 @@ def train(Xtr, T, qw, Mtr, dev, dev_low, first, F, hidden, epochs, lr, seed, bas
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
     evaluate = lambda: select_score((predict(model, dev[0]), predict(model, dev_low[0]) if dev_low is not None else None), dev, dev_low, first)
-    best, best_m, best_state, best_ep = -1e9, None, None, 0
+    best, best_state, best_ep = -1e9, None, 0
     if base is not None:  # epoch 0 = the first stage itself
-        best, best_m, _ = evaluate()
+        best, _, _ = evaluate()
         best_state = {k: v.clone() for k, v in model.state_dict().items()}
     for ep in range(epochs):
         model.train()
@@ -183,7 +183,7 @@ def train(Xtr, T, qw, Mtr, dev, dev_low, first, F, hidden, epochs, lr, seed, bas
         log(f'hidden {hidden} epoch {ep + 1}/{epochs}: loss {total / len(Xt):.4f}  dev R@10 {m["R@10"]:.4f} nDCG@10 {m["nDCG@10"]:.4f}'
             f'  dev-new R@10 {ml["R@10"]:.4f} nDCG@10 {ml["nDCG@10"]:.4f}  criterion {score:+.4f}')
         if score > best:
-            best, best_m, best_state, best_ep = score, m, {k: v.clone() for k, v in model.state_dict().items()}, ep + 1
+            best, best_state, best_ep = score, {k: v.clone() for k, v in model.state_dict().items()}, ep + 1
     model.load_state_dict(best_state)
     return model, best, best_ep
 

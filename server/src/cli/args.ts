@@ -25,6 +25,14 @@ export function intOption(value: string | undefined, name: string, fallback: num
   return n;
 }
 
+/** An integer percentage, 0 to 100. */
+export function percentOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 100) throw new UsageError(`--${name} is a percentage (0-100), got ${JSON.stringify(value)}`);
+  return n;
+}
+
 export function choice<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);

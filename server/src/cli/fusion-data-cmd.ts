@@ -14,11 +14,11 @@
  * mod 20) are written twice, with and without it.
  */
 import { createWriteStream } from 'node:fs';
-import { openEngine } from '../engine/open.js';
-import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, QUERY_FEATURES } from '../engine/open.js';
+import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, openEngine, QUERY_FEATURES } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { intOption, parse, UsageError } from './args.js';
-import { close, isDevFile, readHoldout, round, statementQueries, withoutContext, write } from './rerank-data-cmd.js';
+import { intOption, parse, percentOption, UsageError } from './args.js';
+import { isDevFile, statementQueries, withoutContext } from './rerank-data-cmd.js';
+import { close, readHoldout, round, write } from './training-files.js';
 
 /**
  * The whole pool (sparse and dense 200 each, graph votes, nearby): a larger pool (a long
@@ -40,8 +40,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
   if (!values.index || !values.records || !values.out) throw new UsageError('fusion-data needs --index DIR --records FILE --out FILE');
   const limit = intOption(values.limit, 'limit', 6000);
   const devLimit = intOption(values['dev-limit'], 'dev-limit', 1000);
-  const noContext = values['no-context'] === '0' ? 0 : intOption(values['no-context'], 'no-context', 50);
-  if (noContext > 100) throw new UsageError('--no-context is a percentage (0-100)');
+  const noContext = percentOption(values['no-context'], 'no-context', 50);
   const holdout = readHoldout(values.holdout);
   const engine = await openEngine(values.index, { defaultReranker: false });
   if (!engine.hasDense) throw new UsageError(`${values.index} has no premise vectors: the fusion is learned for hybrid search`);
@@ -58,10 +57,11 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
     let done = 0;
     for (const [split, qs] of [['train', train], ['dev', dev]] as const) {
       for (const q of qs) {
-        const contexts = split === 'dev' ? [true, false] : [!withoutContext({ name: q.name, split: 'train' }, noContext)];
+        const contexts = split === 'dev' ? [true, false] : [!withoutContext(q, noContext)];
+        const where = provingIn(engine, files, q.name);
         for (const context of contexts) {
-          const { nearby, ...where } = provingIn(engine, files, q.name);
-          const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', ...where, ...(context ? { nearby } : {}) });
+          // as rerank-data: without context, nothing nearby
+          const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', ...where, ...(context ? {} : { nearby: undefined }) });
           // the pool as the engine fused it (each candidate is a hit, up to POOL_K)
           const pool = hits.map((h) => ({ dense: h.parts.dense, sparse: h.parts.sparse, graph: h.parts.graph, local: h.parts.local, uses: h.uses }));
           const inputs = fusionInputs(pool, fusionQueryOf(q.text, context), engine.maxUses);

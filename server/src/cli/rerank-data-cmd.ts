@@ -12,14 +12,13 @@
  * `premise-lsp eval --dataset leandojo` can score them end to end.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream } from 'node:fs';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { FEATURE_NAMES, featureRows, openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
-import { packageRoot } from '../paths.js';
-import { choice, intOption, MODES, parse, UsageError } from './args.js';
+import { choice, intOption, MODES, parse, percentOption, UsageError } from './args.js';
+import { close, readHoldout, readLines, round, write } from './training-files.js';
 
 /** Candidates per query (the engine's RERANK_TOP). */
 const TOP = 50;
@@ -79,27 +78,6 @@ export function statementQueries(recordsFile: string, holdout: Set<string>, has:
 /** The dev split of the training files (stable hash 1 mod 20), for choices made while training. */
 export const isDevFile = (file: string) => stableHash(file) % VAL_MOD === 1;
 
-/** The holdout list: `--holdout FILE`, else ../shared/data/holdout_theorems.txt (a usage error when absent). */
-export function readHoldout(file: string | undefined): Set<string> {
-  const holdoutFile = file ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
-  if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
-  return new Set(readLines(holdoutFile).map((l) => l.trim()));
-}
-
-function readLines(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
-}
-
-/** Writes one line, waiting when the stream's buffer is full. */
-export async function write(out: WriteStream, line: string): Promise<void> {
-  if (!out.write(line + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
-}
-
-export const close = (out: WriteStream) => new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
-
-/** Feature values as written: five decimals. */
-export const round = (x: number) => Math.round(x * 1e5) / 1e5;
-
 export async function rerankDataCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
     index: { type: 'string', short: 'i' },
@@ -118,8 +96,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   const valLimit = intOption(values['val-limit'], 'val-limit', Math.max(1, Math.ceil(limit / VAL_MOD)));
   const holdout = readHoldout(values.holdout);
   const mode = choice(values.mode, 'mode', MODES);
-  const noContext = values['no-context'] === '0' ? 0 : intOption(values['no-context'], 'no-context', 50);
-  if (noContext > 100) throw new UsageError('--no-context is a percentage (0-100)');
+  const noContext = percentOption(values['no-context'], 'no-context', 50);
 
   const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
   const firstStage = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');

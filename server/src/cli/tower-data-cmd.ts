@@ -12,7 +12,7 @@
  *    its informal field: module and section prose); plus `file`, for splits.
  * Premises on the holdout list get no line (they are never training targets).
  */
-import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { Container } from '../../../indexes/src/store/container.js';
@@ -20,8 +20,8 @@ import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
 import { englishTerms } from '../../../indexes/src/informal/english.js';
 import { nameWords } from '../../../indexes/src/informal/naming.js';
 import { renderStatement } from '../../../indexes/src/informal/render.js';
-import { packageRoot } from '../paths.js';
 import { intOption, parse, UsageError } from './args.js';
+import { close, readHoldout, write } from './training-files.js';
 
 export async function towerDataCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -32,9 +32,7 @@ export async function towerDataCommand(argv: string[]): Promise<number> {
   });
   if (!values.index || !values.out) throw new UsageError('tower-data needs --index DIR --out DIR');
   const minDf = intOption(values['min-df'], 'min-df', 3);
-  const holdoutFile = values.holdout ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
-  if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
-  const holdout = new Set(readFileSync(holdoutFile, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  const holdout = readHoldout(values.holdout);
   prepareOutDir(values.out);
 
   const parts = readIndexDir(values.index, { dense: false });
@@ -70,11 +68,11 @@ export async function towerDataCommand(argv: string[]): Promise<number> {
     const seen = new Set([...doc, ...name, ...stmt]);
     const ctx = bags[id]!.filter((t) => !seen.has(t));
     const line = JSON.stringify({ id, file: p.file ?? p.module, kind: p.kind, doc, name, stmt, ctx });
-    if (!out.write(line + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
+    await write(out, line);
     written++;
     if (id % 20000 === 0) process.stderr.write(`tower-data: ${id}/${n}\n`);
   }
-  await new Promise<void>((res, rej) => out.end((e?: Error) => (e ? rej(e) : res())));
+  await close(out);
   process.stderr.write(`tower-data: ${written} premises, ${terms.length} terms → ${values.out}\n`);
   return 0;
 }

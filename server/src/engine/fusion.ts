@@ -81,7 +81,8 @@ export interface Scored {
   uses: number;
 }
 
-function minMax(values: (number | undefined)[]): (v: number | undefined) => number {
+/** Min–max scaling over a pool's defined values (0 for undefined, or when all are equal). */
+export function minMax(values: (number | undefined)[]): (v: number | undefined) => number {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values) {

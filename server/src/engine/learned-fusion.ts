@@ -13,8 +13,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Scored } from './fusion.js';
+import { minMax, prior, type Scored } from './fusion.js';
 import { parseQuery } from './query.js';
+import { LOW_USES } from './rerank-features.js';
 
 export const BASE_FEATURES = ['dense_norm', 'sparse_share', 'prior', 'graph_share', 'local'] as const;
 export const EXTRA_FEATURES = ['dense', 'sparse_log', 'has_sparse', 'low_use', 'low_use_lexical', 'no_graph'] as const;
@@ -22,8 +23,6 @@ export const QUERY_FEATURES = ['context', 'goal_len', 'hyps', 'pool_sparse_max',
 
 export const FUSION_FORMAT = 'premise-lsp-fusion';
 export const FUSION_FILE = 'fusion.json';
-/** Fewer uses than this: a new premise (the features `low_use`, `low_use_lexical`). */
-export const LOW_USES = 5;
 
 /** What the fusion knows of the query. */
 export interface FusionQuery {
@@ -49,26 +48,21 @@ export function fusionQueryOf(text: string, context: boolean): FusionQuery {
 
 /** The fusion's inputs for a pool of candidates (`maxUses`: the corpus's most used premise, as for the prior). */
 export function fusionInputs(cands: readonly Scored[], q: FusionQuery, maxUses: number): FusionInputs {
-  let lo = Infinity;
-  let hi = -Infinity;
-  let maxSparse = 0;
-  let maxGraph = 0;
-  for (const c of cands) {
-    if (c.dense !== undefined) (lo = Math.min(lo, c.dense)), (hi = Math.max(hi, c.dense));
-    maxSparse = Math.max(maxSparse, c.sparse ?? 0);
-    maxGraph = Math.max(maxGraph, c.graph ?? 0);
-  }
-  const priorScale = maxUses > 0 ? Math.log1p(maxUses) : 1;
+  // the hand fusion's scalings (fusion.ts), so that its weights are a point of this model
+  const nd = minMax(cands.map((c) => c.dense));
+  const maxSparse = Math.max(0, ...cands.map((c) => c.sparse ?? 0));
+  const maxGraph = Math.max(0, ...cands.map((c) => c.graph ?? 0));
+  const maxDense = Math.max(...cands.map((c) => c.dense ?? -Infinity));
   const rows = cands.map((c) => {
-    const nd = c.dense === undefined || !(hi > lo) ? 0 : (c.dense - lo) / (hi - lo);
     const sparse = c.sparse ?? 0;
     const ss = maxSparse > 0 ? sparse / maxSparse : 0;
     const graph = c.graph ?? 0;
+    // a new premise: as the reranker's `uses_low`
     const low = c.uses < LOW_USES ? 1 : 0;
     return Float64Array.of(
-      nd,
+      nd(c.dense),
       ss,
-      Math.log1p(c.uses) / priorScale,
+      prior(c.uses, maxUses),
       maxGraph > 0 ? graph / maxGraph : 0,
       c.local ?? 0,
       c.dense ?? 0,
@@ -79,7 +73,7 @@ export function fusionInputs(cands: readonly Scored[], q: FusionQuery, maxUses: 
       graph === 0 ? 1 : 0,
     );
   });
-  const query = [q.context ? 1 : 0, Math.log1p(q.goalChars) / 6, Math.log1p(q.hyps) / 3, Math.log1p(maxSparse) / 5, hi > -Infinity ? hi : 0, 1];
+  const query = [q.context ? 1 : 0, Math.log1p(q.goalChars) / 6, Math.log1p(q.hyps) / 3, Math.log1p(maxSparse) / 5, maxDense > -Infinity ? maxDense : 0, 1];
   return { rows, query };
 }
 

@@ -94,11 +94,6 @@ function openVocabulary(opts: OpenOptions) {
   }
 }
 
-/**
- * Open one index directory, or several as one engine (one base segment each,
- * e.g. a project's dependencies and its own sources). Several directories must
- * have been built with the same encoder, or all without one.
- */
 /** The learned fusion asked for: an error when it was trained on another encoder than the index's. */
 function loadFusion(dir: string, encoderId: string): LearnedFusion {
   const f = LearnedFusion.load(dir);
@@ -106,6 +101,11 @@ function loadFusion(dir: string, encoderId: string): LearnedFusion {
   return f;
 }
 
+/**
+ * Open one index directory, or several as one engine (one base segment each,
+ * e.g. a project's dependencies and its own sources). Several directories must
+ * have been built with the same encoder, or all without one.
+ */
 export async function openEngine(indexDir: string | string[], opts: OpenOptions = {}): Promise<OpenedEngine> {
   const dirs = Array.isArray(indexDir) ? indexDir : [indexDir];
   if (!dirs.length) throw new Error('no index directory to open');

@@ -67,16 +67,12 @@ export class Segment {
 
   /** Scores the formal BM25 field into `acc` for this search; its n best ids (topByScore). */
   scoreSparse(weights: Map<string, number>, n: number): number[] {
-    this.acc.fill(0);
-    const hit = this.touched.subarray(0, this.sparse.accumulate(weights, this.acc, this.touched));
-    return topByScore(this.acc, this.deleted, n, hit);
+    return scoreField(this.sparse, weights, this.acc, this.touched, this.deleted, n);
   }
 
   /** Scores the informal (English) field into `informalAcc` for this search; its n best ids. */
   scoreInformal(weights: Map<string, number>, n: number): number[] {
-    this.informalAcc.fill(0);
-    const hit = this.informalTouched.subarray(0, this.informal.accumulate(weights, this.informalAcc, this.informalTouched));
-    return topByScore(this.informalAcc, this.deleted, n, hit);
+    return scoreField(this.informal, weights, this.informalAcc, this.informalTouched, this.deleted, n);
   }
 
   /** Names as English search terms for text queries' name match, by premise id; emptied when full (cheaper than keeping an LRU order). */
@@ -137,6 +133,12 @@ export class Segment {
     const { sparse, informal } = buildSparseFields(infos);
     return new Segment(table, sparse, informal, vectors && dim ? new FlatDenseStore(dim, vectors) : undefined);
   }
+}
+
+/** One BM25 field scored into `acc` afresh (`touched`: the documents it scored); its n best ids. */
+function scoreField(field: Bm25Index, weights: Map<string, number>, acc: Float32Array, touched: Int32Array, deleted: Uint8Array, n: number): number[] {
+  acc.fill(0);
+  return topByScore(acc, deleted, n, touched.subarray(0, field.accumulate(weights, acc, touched)));
 }
 
 /**

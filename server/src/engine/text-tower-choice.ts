@@ -25,8 +25,7 @@ export function chooseTextTower(opts: TowerChoice, encoderId: string, shippedDir
   }
   if (!existsSync(shippedDir)) return undefined;
   try {
-    const tower = loadTextTower(shippedDir);
-    return tower.encoderId === encoderId ? tower : undefined;
+    return loadTextTower(shippedDir, encoderId);
   } catch (e) {
     warn(`English text tower is off: ${(e as Error).message}`);
     return undefined;
