@@ -52,6 +52,23 @@ for (const mode of ['standalone', 'proxy'] as const) {
       await stillAlive(e);
     });
 
+    it('replies InvalidRequest to a message without "jsonrpc": "2.0", and does not pass it on', async () => {
+      const { e, log } = await start();
+      const search = { command: 'premise-lsp.search', arguments: ['n + m = m + n'] };
+      let err = errorReply(e, -32600);
+      e.writeRaw(JSON.stringify({ jsonrpc: '1.0', id: 'v1', method: 'workspace/executeCommand', params: search }));
+      expect((await err).id).toBe('v1');
+      err = errorReply(e, -32600);
+      e.writeRaw(JSON.stringify({ id: 'v0', method: 'workspace/executeCommand', params: search }));
+      expect((await err).error?.message).toMatch(/jsonrpc must be "2.0"/);
+      err = errorReply(e, -32600);
+      e.writeRaw(JSON.stringify({ jsonrpc: 2, method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///v.lean', languageId: 'lean', version: 1, text: '' } } }));
+      expect((await err).id).toBeNull();
+      await stillAlive(e);
+      expect(e.received.filter((m) => m.id === 'v1' || m.id === 'v0').every((m) => m.error?.code === -32600)).toBe(true);
+      if (mode === 'proxy') expect(readTranscript(log).some((x) => x.msg.id === 'v1' || x.msg.id === 'v0' || x.msg.method === 'textDocument/didOpen')).toBe(false);
+    });
+
     it('survives a Content-Length that is too short, too long, missing or not a number', async () => {
       const { e } = await start();
       const body = JSON.stringify({ jsonrpc: '2.0', id: 'short', method: 'shutdown-not' });

@@ -70,4 +70,11 @@ describe('classify', () => {
     expect(classify([1], raw)).toMatchObject({ kind: 'invalid', id: null });
     expect(classify({ id: {}, method: 'x' }, raw)).toMatchObject({ kind: 'invalid', id: null });
   });
+
+  it('with requireVersion, refuses a message whose jsonrpc is not "2.0" (keeping its id)', () => {
+    expect(classify({ jsonrpc: '1.0', id: 4, method: 'x' }, raw, { requireVersion: true })).toMatchObject({ kind: 'invalid', id: 4 });
+    expect(classify({ method: 'exit' }, raw, { requireVersion: true })).toMatchObject({ kind: 'invalid', id: null });
+    expect(classify({ jsonrpc: '2.0', method: 'exit' }, raw, { requireVersion: true }).kind).toBe('notification');
+    expect(classify({ id: 4, result: null }, raw).kind).toBe('response'); // the prover's side stays lenient
+  });
 });

@@ -76,7 +76,7 @@ export class Router implements HandlerContext, LifecycleHost {
   }
 
   private onEditorValue(value: unknown, raw: Buffer): void {
-    const m = classify(value, raw);
+    const m = classify(value, raw, { requireVersion: true });
     try {
       switch (m.kind) {
         case 'invalid':
