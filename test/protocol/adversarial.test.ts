@@ -1,7 +1,8 @@
 /**
  * Adversarial input on the proxy's paths that the other protocol tests leave
  * out: edits the proxy cannot read itself still reach the prover unchanged and
- * in order.
+ * in order; an editor request whose id looks like the proxy's own cannot take
+ * the proxy's reply (nor the proxy its).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile } from './harness.js';
@@ -41,5 +42,24 @@ describe('edits on their way to the prover', () => {
     const forwarded = readTranscript(log).filter((x) => x.dir === 'in' && x.msg.method === 'textDocument/didChange').map((x) => x.msg.params);
     expect(forwarded).toEqual(changes);
     expect(e.stderr).not.toMatch(/TypeError/);
+  });
+});
+
+/** Until the prover has received a request matching `pred` (read from its transcript). */
+async function proverGot(log: string, pred: (m: any) => boolean): Promise<void> {
+  for (let i = 0; i < 600 && !readTranscript(log).some((x) => x.dir === 'in' && pred(x.msg)); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+describe('request ids', () => {
+  it("keeps an editor request with id \"premise:1\" apart from the proxy's own goal request", async () => {
+    const { e, log, uri, text } = await leanWith('Slow.lean');
+    // the proxy asks Lean for the goal (answered after 400 ms: `goal-delay-ms`)…
+    const search = e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ uri, position: posOf(text, 'simp') }] });
+    await proverGot(log, (m) => m.method === '$/lean/plainGoal' && String(m.id).startsWith('premise:'));
+    // …while the editor asks something else under the id the proxy's first request used to have
+    const hover = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'slow_demo', 2) }, 'premise:1');
+    expect(hover.result?.contents?.value).toContain('slow_demo');
+    const r = await search;
+    expect(r.result).toMatchObject({ query: 'n : Nat\n⊢ n + 0 = n', source: 'goal:plainGoal' });
   });
 });
