@@ -2,7 +2,7 @@
  * Adversarial input on the proxy's paths that the other protocol tests leave
  * out: edits the proxy cannot read itself still reach the prover unchanged and
  * in order; an editor request whose id looks like the proxy's own cannot take
- * the proxy's reply (nor the proxy its).
+ * the proxy's reply (nor the proxy its); after shutdown, requests are refused.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile } from './harness.js';
@@ -62,4 +62,22 @@ describe('request ids', () => {
     const r = await search;
     expect(r.result).toMatchObject({ query: 'n : Nat\n⊢ n + 0 = n', source: 'goal:plainGoal' });
   });
+});
+
+describe('after shutdown', () => {
+  for (const mode of ['standalone', 'proxy'] as const) {
+    it(`refuses requests with InvalidRequest, then exits cleanly (${mode})`, async () => {
+      const log = tempFile('lean.jsonl');
+      const e = mode === 'proxy' ? Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log } }) : Editor.proxy([]);
+      editors.push(e);
+      await e.initialize();
+      expect((await e.request('shutdown')).error).toBeUndefined();
+      const search = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
+      expect(search.error?.code).toBe(-32600);
+      expect(search.error?.message).toMatch(/after shutdown/);
+      expect((await e.request('textDocument/hover', { textDocument: { uri: 'file:///x.lean' }, position: { line: 0, character: 0 } })).error?.code).toBe(-32600);
+      e.notify('exit');
+      expect(await e.exited).toBe(0);
+    });
+  }
 });

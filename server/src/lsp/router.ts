@@ -115,6 +115,11 @@ export class Router implements HandlerContext, LifecycleHost {
       this.editor.replyError(msg.id, ErrorCodes.ServerNotInitialized, 'premise-lsp: initialize first');
       return;
     }
+    if (this.session.shutdownRequested) {
+      // as the LSP says (and Lean does): after shutdown only exit
+      this.editor.replyError(msg.id, ErrorCodes.InvalidRequest, `premise-lsp: ${msg.method} received after shutdown`);
+      return;
+    }
     const handler = this.handlers.requests.get(msg.method);
     if (handler && handler(msg, raw) !== false) return;
     this.forward(msg, raw);
