@@ -2,7 +2,8 @@
  * Adversarial input on the proxy's paths that the other protocol tests leave
  * out: edits the proxy cannot read itself still reach the prover unchanged and
  * in order; an editor request whose id looks like the proxy's own cannot take
- * the proxy's reply (nor the proxy its); after shutdown, requests are refused.
+ * the proxy's reply (nor the proxy its); an id already pending is refused; after
+ * shutdown, requests are refused.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile } from './harness.js';
@@ -61,6 +62,24 @@ describe('request ids', () => {
     expect(hover.result?.contents?.value).toContain('slow_demo');
     const r = await search;
     expect(r.result).toMatchObject({ query: 'n : Nat\n⊢ n + 0 = n', source: 'goal:plainGoal' });
+  });
+});
+
+describe('request ids in use', () => {
+  it('refuses a second request under the id of a pending one; the first keeps its reply', async () => {
+    const { e, uri } = await leanWith('Complete.lean');
+    const text = fixture('Complete.lean').text;
+    const completion = JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'textDocument/completion', params: { textDocument: { uri }, position: posOf(text, 'exact ', 6), context: { triggerKind: 1 } } });
+    const hover = JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'textDocument/hover', params: { textDocument: { uri }, position: posOf(text, 'add_comm_demo', 2) } });
+    const second = e.waitFor((m) => m.id === 77 && m.error !== undefined);
+    // one write: the hover arrives while the completion is surely pending
+    e.writeRaw(hover, `Content-Length: ${Buffer.byteLength(completion)}\r\n\r\n${completion}Content-Length: ${Buffer.byteLength(hover)}\r\n\r\n`);
+    const refused = await second;
+    expect(refused.error).toMatchObject({ code: -32600, message: expect.stringMatching(/already used by a pending request/) });
+    // the completion's reply is the completion's: Lean's items with the premises merged in
+    const items: any[] = (await e.waitFor((m) => m.id === 77 && m.result !== undefined, { past: true })).result.items;
+    expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['Nat.succ', 'Nat.le_of_lt_succ']));
+    expect(e.received.filter((m) => m.id === 77)).toHaveLength(2);
   });
 });
 

@@ -120,6 +120,12 @@ export class Router implements HandlerContext, LifecycleHost {
       this.editor.replyError(msg.id, ErrorCodes.InvalidRequest, `premise-lsp: ${msg.method} received after shutdown`);
       return;
     }
+    const key = idKey(msg.id);
+    if (this.local.has(key) || this.transforms.has(key) || this.link?.inFlight(msg.id)) {
+      // the pending one keeps its id (and its reply); this one could not be told apart from it
+      this.editor.replyError(msg.id, ErrorCodes.InvalidRequest, `premise-lsp: request id ${JSON.stringify(msg.id)} is already used by a pending request`);
+      return;
+    }
     const handler = this.handlers.requests.get(msg.method);
     if (handler && handler(msg, raw) !== false) return;
     this.forward(msg, raw);

@@ -148,6 +148,12 @@ export class UpstreamLink {
     this.enqueue({ kind: 'notification', raw });
   }
 
+  /** Is an editor request with this id forwarded (or queued) and not yet answered? */
+  inFlight(id: Id): boolean {
+    const key = idKey(id);
+    return this.forwarded.has(key) || this.queue.some((q) => q.kind === 'request' && idKey(q.msg.id) === key);
+  }
+
   /** The editor's reply to a server→client request. Unknown ids are not ours to route. */
   forwardResponse(msg: ResponseMessage, raw: Buffer): boolean {
     const key = idKey(msg.id);
