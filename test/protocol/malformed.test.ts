@@ -1,6 +1,6 @@
 /**
  * Bad input from the editor — invalid JSON, a missing method, non-objects, wrong
- * or missing Content-Length, oversized messages — gets a ParseError or
+ * or missing Content-Length, oversized messages (or a lying oversized Content-Length) — gets a ParseError or
  * InvalidRequest reply where possible, never reaches the prover, and never kills
  * the server.
  */
@@ -89,6 +89,11 @@ for (const mode of ['standalone', 'proxy'] as const) {
       const nan = errorReply(e, -32700);
       e.writeRaw('{}', 'Content-Length: lots\r\n\r\n');
       await nan;
+      await stillAlive(e);
+      // far above the size limit: skipped, but only up to the next header
+      const huge = errorReply(e, -32700);
+      e.writeRaw('{}', 'Content-Length: 99999999999\r\n\r\n');
+      expect((await huge).error?.message).toMatch(/exceeds the limit/);
       await stillAlive(e);
     });
 

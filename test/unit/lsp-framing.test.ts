@@ -45,6 +45,21 @@ describe('FrameDecoder', () => {
     expect(out.map((f) => f.kind)).toEqual(['error', 'message']);
   });
 
+  it('stops skipping at the next header when an oversized Content-Length was a lie, even one split across chunks', () => {
+    const lie = 'Content-Length: 99999999999\r\n\r\n{"a":1}';
+    const next = frame('{"ok":1}') + frame('{"ok":2}');
+    expect(decode([lie + next], 50).map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 1 }, { ok: 2 }]);
+    const cut = lie.length + 8; // inside "Content-Length" of the next header
+    const split = decode([(lie + next).slice(0, cut), (lie + next).slice(cut)], 50);
+    expect(split.map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 1 }, { ok: 2 }]);
+    // a real oversized body arriving in chunks is still skipped whole
+    const big = '{"x":"' + 'a'.repeat(1000) + '"}';
+    const whole = frame(big) + frame('{"ok":3}');
+    const parts = [];
+    for (let i = 0; i < whole.length; i += 37) parts.push(whole.slice(i, i + 37));
+    expect(decode(parts, 50).map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 3 }]);
+  });
+
   it('handles a large body arriving in many chunks', () => {
     const body = JSON.stringify({ text: 'x'.repeat(2_000_000) });
     const all = Buffer.from(frame(body));

@@ -60,7 +60,15 @@ export class FrameDecoder {
   private drain(): void {
     for (;;) {
       if (this.discard > 0) {
-        const n = Math.min(this.discard, this.buf.length);
+        // A header inside the skipped body means its Content-Length was wrong: stop skipping there.
+        const next = this.buf.toString('latin1', 0, Math.min(this.buf.length, this.discard + 64)).search(NEXT_HEADER);
+        if (next >= 0 && next < this.discard) {
+          this.buf = this.buf.subarray(next);
+          this.discard = 0;
+          continue;
+        }
+        // (a short tail stays, in case a header is split across chunks)
+        const n = this.discard >= this.buf.length ? Math.max(0, this.buf.length - 64) : this.discard;
         this.buf = this.buf.subarray(n);
         this.discard -= n;
         if (this.discard > 0) return;
