@@ -60,6 +60,17 @@ describe('FrameDecoder', () => {
     expect(decode(parts, 50).map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 3 }]);
   });
 
+  it('takes header fields before Content-Length as part of the header', () => {
+    const out = decode(['Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 7\r\n\r\n{"a":1}', frame('{"b":2}')]);
+    expect(out.map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  it('reports a long run of header-like junk once and finds the message after it', () => {
+    const out = decode(['Content-Length:'.repeat(100_000) + ' 7\r\n\r\n{"a":1}', frame('{"b":2}')]);
+    expect(out.filter((f) => f.kind === 'error').length).toBeLessThanOrEqual(2);
+    expect(out.filter((f) => f.kind === 'message').map((f) => f.kind === 'message' && f.value)).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
   it('handles a large body arriving in many chunks', () => {
     const body = JSON.stringify({ text: 'x'.repeat(2_000_000) });
     const all = Buffer.from(frame(body));
