@@ -87,6 +87,18 @@ describe('upstream failure around initialize', () => {
     expect(initialized).toHaveLength(1);
   });
 
+  it('falls back to standalone when the prover dies at every start, once it gives up restarting it', async () => {
+    const e = Editor.proxy([process.execPath, '-e', 'process.exit(1)']);
+    editors.push(e);
+    const shown = e.notification('window/showMessage');
+    const init = await e.initialize();
+    expect(init.result.serverInfo.name).toBe('premise-lsp');
+    expect((await shown).params.message).toMatch(/giving up after \d+ crashes.*Premise features keep working/);
+    const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
+    expect(r.result.results[0].name).toBe('Nat.add_comm');
+    expect(await e.shutdown()).toBe(0);
+  });
+
   it('falls back to standalone when the prover cannot be started', async () => {
     const e = Editor.proxy(['/nonexistent/lean-prover', '--server']);
     editors.push(e);

@@ -86,12 +86,23 @@ export class Lifecycle {
     }
     if (link.state.tag === 'stopped') {
       // (the link already told the user why, via window/showMessage)
-      this.r.session.setUpstream(undefined, 'generic');
-      this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
-      this.afterInitialize();
+      this.standaloneInitialize(msg);
       return true;
     }
     return false;
+  }
+
+  /** The link gave up restarting: an initialize held for the replay is answered standalone. */
+  upstreamGaveUp(): void {
+    const held = this.heldInitialize;
+    this.heldInitialize = undefined;
+    if (held) this.standaloneInitialize(held);
+  }
+
+  private standaloneInitialize(msg: RequestMessage): void {
+    this.r.session.setUpstream(undefined, 'generic');
+    this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+    this.afterInitialize();
   }
 
   /** Progress for the engine load, once requests to the editor are allowed. */

@@ -255,7 +255,10 @@ export class Router implements HandlerContext, LifecycleHost {
     onRestarted: (ok, detail) => {
       this.restarted = true;
       if (ok) this.session.log.warn(`${detail}; open documents were re-sent`);
-      else this.editor.showMessage(1, `premise-lsp: ${detail}. Premise features keep working; prover features are unavailable.`);
+      else {
+        this.editor.showMessage(1, `premise-lsp: ${detail}. Premise features keep working; prover features are unavailable.`);
+        this.lifecycle.upstreamGaveUp();
+      }
     },
     log: (level, msg) => this.session.log.log(level, msg),
   };
