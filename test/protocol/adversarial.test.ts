@@ -3,7 +3,8 @@
  * out: edits the proxy cannot read itself still reach the prover unchanged and
  * in order; an editor request whose id looks like the proxy's own cannot take
  * the proxy's reply (nor the proxy its); an id already pending is refused; after
- * shutdown, requests are refused.
+ * shutdown, requests are refused; a position between the halves of a surrogate
+ * pair never gets an edit that splits the character.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile } from './harness.js';
@@ -99,4 +100,41 @@ describe('after shutdown', () => {
       expect(await e.exited).toBe(0);
     });
   }
+});
+
+describe('UTF-16 surrogate pairs', () => {
+  /** The text after applying `edits` (one line each, as premise-lsp makes them). */
+  function apply(text: string, edits: Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>): string {
+    const lines = text.split('\n');
+    for (const { range, newText } of edits) {
+      const l = lines[range.start.line];
+      lines[range.start.line] = l.slice(0, range.start.character) + newText + l.slice(range.end.character);
+    }
+    return lines.join('\n');
+  }
+  const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+  it('never splits a character with completion, code action or insert edits at a position inside it', async () => {
+    const applied: any[] = [];
+    const log = tempFile('lean.jsonl');
+    const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log }, answer: (m) => void (m.method === 'workspace/applyEdit' && applied.push(m.params.edit)) });
+    editors.push(e);
+    await e.initialize();
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Script.lean');
+    const text = 'theorem script_demo (a b : Nat) : a + b = b + a := by\n  -- goal: a b : Nat\\n⊢ a + b = b + a\n  rw [𝓝\n';
+    const ready = e.notification('$/lean/fileProgress', (p) => p.textDocument.uri === uri && p.processing.length === 0);
+    e.open(uri, text);
+    await ready;
+    const inside = posOf(text, '𝓝', 1); // between the two UTF-16 halves of 𝓝
+    const comp = await e.request('textDocument/completion', { textDocument: { uri }, position: inside, context: { triggerKind: 1 } });
+    const items = comp.result.items.filter((i: any) => i.data?.['premise-lsp']);
+    const actions = await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: inside, end: inside }, context: { diagnostics: [] } });
+    const ours = actions.result.filter((a: any) => a.data?.['premise-lsp']);
+    const insert = await e.request('workspace/executeCommand', { command: 'premise-lsp.insert', arguments: [{ uri, position: inside, name: 'Nat.add_comm' }] });
+    expect(insert.result.applied).toBe(true);
+    const edits = [...items.map((i: any) => i.textEdit), ...ours.map((a: any) => a.edit.documentChanges[0].edits[0]), applied[0].documentChanges[0].edits[0]];
+    expect(items.length).toBeGreaterThan(0);
+    expect(ours.length).toBeGreaterThan(0);
+    for (const edit of edits) expect(apply(text, [edit]), JSON.stringify(edit)).not.toMatch(LONE);
+  });
 });
