@@ -2,9 +2,9 @@
  * Adversarial input on the proxy's paths that the other protocol tests leave
  * out: edits the proxy cannot read itself still reach the prover unchanged and
  * in order; an editor request whose id looks like the proxy's own cannot take
- * the proxy's reply (nor the proxy its); an id already pending is refused; after
- * shutdown, requests are refused; a position between the halves of a surrogate
- * pair never gets an edit that splits the character.
+ * the proxy's reply (nor the proxy its); an id already pending, a second
+ * initialize and requests after shutdown are refused; a position between the
+ * halves of a surrogate pair never gets an edit that splits the character.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile } from './harness.js';
@@ -82,6 +82,23 @@ describe('request ids in use', () => {
     expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['Nat.succ', 'Nat.le_of_lt_succ']));
     expect(e.received.filter((m) => m.id === 77)).toHaveLength(2);
   });
+});
+
+describe('a second initialize', () => {
+  for (const mode of ['standalone', 'proxy'] as const) {
+    it(`is refused with InvalidRequest and not passed on (${mode})`, async () => {
+      const log = tempFile('lean.jsonl');
+      const e = mode === 'proxy' ? Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log } }) : Editor.proxy([]);
+      editors.push(e);
+      await e.initialize();
+      const again = await e.request('initialize', { processId: null, rootUri: null, capabilities: {} });
+      expect(again.error).toMatchObject({ code: -32600, message: expect.stringMatching(/already received/) });
+      const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
+      expect(r.result.results[0].name).toBe('Nat.add_comm');
+      if (mode === 'proxy') expect(readTranscript(log).filter((x) => x.dir === 'in' && x.msg.method === 'initialize')).toHaveLength(1);
+      expect(await e.shutdown()).toBe(0);
+    });
+  }
 });
 
 describe('after shutdown', () => {

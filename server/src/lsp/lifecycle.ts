@@ -4,7 +4,7 @@
  * restarted prover.
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
-import { success, type RequestMessage } from '../jsonrpc/messages.js';
+import { ErrorCodes, success, type RequestMessage } from '../jsonrpc/messages.js';
 import { mergeCapabilities, ownCapabilities } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, SECTION, sectionOf } from './config.js';
@@ -43,6 +43,11 @@ export class Lifecycle {
 
   initialize(msg: RequestMessage, raw: Buffer): void {
     const s = this.r.session;
+    if (s.initParams !== undefined) {
+      // it may be sent once: a second would reload the index and re-initialize the prover under the editor
+      this.r.editor.replyError(msg.id, ErrorCodes.InvalidRequest, 'premise-lsp: initialize was already received');
+      return;
+    }
     const params = (msg.params ?? {}) as Record<string, unknown>;
     s.initParams = params;
     const caps = params.capabilities as { window?: { workDoneProgress?: boolean } } | undefined;
