@@ -1,5 +1,5 @@
 /**
- * The prover crashing or hanging mid-request: the editor gets an error reply for
+ * The prover crashing or hanging mid-request (or sending garbage): the editor gets an error reply for
  * every pending request, premise-lsp restarts the prover (replaying initialize,
  * initialized and the open documents with their current text), and the session
  * goes on.
@@ -70,6 +70,22 @@ describe('upstream failure', () => {
     await ready;
     const goal = await e.request('$/lean/plainGoal', { textDocument: { uri }, position: posOf(f, 'rw [Nat.add_comm]') });
     expect(goal.result.goals).toHaveLength(1);
+  });
+});
+
+describe('garbage from the prover', () => {
+  it('passes on a registration whose `registrations` is not a list, and keeps serving', async () => {
+    const log = tempFile('lean.jsonl');
+    const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log, FAKE_BAD_REGISTRATION: '1' } });
+    editors.push(e);
+    const bad = e.waitFor((m) => m.id === 'bad_registration' && m.method === 'client/registerCapability');
+    const watcher = e.waitFor((m) => m.id === 'register_lean_watcher');
+    await e.initialize();
+    expect((await bad).params.registrations).toBe('lean_watcher');
+    await watcher;
+    const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
+    expect(r.result.results[0].name).toBe('Nat.add_comm');
+    expect(await e.shutdown()).toBe(0);
   });
 });
 

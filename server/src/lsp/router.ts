@@ -208,8 +208,9 @@ export class Router implements HandlerContext, LifecycleHost {
   readonly hooks: LinkHooks = {
     onRequest: (msg, raw) => {
       if (msg.method === 'client/registerCapability') {
-        const ids = ((msg.params as { registrations?: Array<{ id?: unknown }> } | undefined)?.registrations ?? [])
-          .map((r) => r?.id)
+        const regs = (msg.params as { registrations?: unknown } | null | undefined)?.registrations;
+        const ids = (Array.isArray(regs) ? regs : [])
+          .map((r) => (r as { id?: unknown } | null)?.id)
           .filter((x): x is string => typeof x === 'string');
         // A restarted prover registers again what the editor already has: answer for it.
         if (this.restarted && ids.length > 0 && ids.every((i) => this.registered.has(i))) {

@@ -293,7 +293,12 @@ export class UpstreamLink {
     const values = Array.isArray(f.value) ? f.value : [f.value];
     for (const v of values) {
       const raw = values.length === 1 ? f.raw : Buffer.from(JSON.stringify(v), 'utf8');
-      this.onMessage(v, raw);
+      try {
+        this.onMessage(v, raw);
+      } catch (e) {
+        // a message we cannot handle must not take the server down with it
+        this.hooks.log('error', `handling a message from upstream: ${(e as Error).stack ?? e}`);
+      }
     }
   }
 
