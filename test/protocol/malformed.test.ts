@@ -1,8 +1,8 @@
 /**
- * Bad input from the editor — invalid JSON, a missing method, non-objects, wrong
- * or missing Content-Length, oversized messages (or a lying oversized Content-Length) — gets a ParseError or
- * InvalidRequest reply where possible, never reaches the prover, and never kills
- * the server.
+ * Bad input from the editor — invalid JSON, a missing method, non-objects, no
+ * `"jsonrpc": "2.0"`, wrong or missing Content-Length, oversized messages (or a
+ * lying oversized Content-Length) — gets a ParseError or InvalidRequest reply
+ * where possible, never reaches the prover, and never kills the server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, readTranscript, tempFile } from './harness.js';
