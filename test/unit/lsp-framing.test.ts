@@ -63,6 +63,8 @@ describe('FrameDecoder', () => {
   it('takes header fields before Content-Length as part of the header', () => {
     const out = decode(['Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 7\r\n\r\n{"a":1}', frame('{"b":2}')]);
     expect(out.map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual([{ a: 1 }, { b: 2 }]);
+    // a leftover body ending in a line is still garbage
+    expect(decode(['{"x":1}\r\n' + frame('{"b":2}')]).map((f) => f.kind)).toEqual(['error', 'message']);
   });
 
   it('reports a long run of header-like junk once and finds the message after it', () => {

@@ -21,7 +21,7 @@ const NEXT_HEADER = /Content-Length[ \t]*:[ \t]*\d+[ \t]*\r\n/i;
 const HEADER_START = /Content-Length[ \t]*:/i;
 const MAX_HEADER_BYTES = 8 * 1024;
 /** Whole header lines, `Name: value\r\n` (what may come before Content-Length in a header). */
-const HEADER_FIELDS = /^(?:[!-9;-~]+[ \t]*:[^\r\n]*\r\n)+$/;
+const HEADER_FIELDS = /^(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+[ \t]*:[^\r\n]*\r\n)+$/;
 
 export class FrameDecoder {
   private buf: Buffer = Buffer.alloc(0);
