@@ -22,7 +22,7 @@
 //   sorry                                (a warning diagnostic "declaration uses 'sorry'" on that line)
 //   -- refresh                           (send workspace/semanticTokens/refresh after elaboration)
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
-// Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE.
+// Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION.
 import { existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
 
@@ -152,6 +152,8 @@ listen((msg) => {
       }
       return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.3.0' } }));
     case 'initialized':
+      // FAKE_BAD_REGISTRATION: also a registration whose `registrations` is not a list (garbage)
+      if (process.env.FAKE_BAD_REGISTRATION) request('bad_registration', 'client/registerCapability', { registrations: 'lean_watcher' });
       return request('register_lean_watcher', 'client/registerCapability', {
         registrations: [{ id: 'lean_watcher', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers: [{ globPattern: '**/*.lean' }, { globPattern: '**/*.ilean' }] } }],
       });

@@ -58,7 +58,7 @@ export class Docs {
     const d = this.map.get(p.textDocument.uri);
     if (!d) return undefined;
     for (const c of p.contentChanges) {
-      if (!c.range) d.text = c.text;
+      if (!isRange(c.range)) d.text = c.text; // Lean reads a missing or unreadable range as the whole text
       else d.text = d.text.slice(0, offsetAt(d.text, c.range.start)) + c.text + d.text.slice(offsetAt(d.text, c.range.end));
     }
     d.version = p.textDocument.version;
@@ -71,6 +71,9 @@ export class Docs {
     return this.map.get(uri);
   }
 }
+
+const isPos = (p) => Number.isInteger(p?.line) && p.line >= 0 && Number.isInteger(p?.character) && p.character >= 0;
+const isRange = (r) => isPos(r?.start) && isPos(r?.end);
 
 export function offsetAt(text, pos) {
   const lines = text.split('\n');

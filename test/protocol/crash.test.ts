@@ -1,5 +1,5 @@
 /**
- * The prover crashing or hanging mid-request: the editor gets an error reply for
+ * The prover crashing or hanging mid-request (or sending garbage): the editor gets an error reply for
  * every pending request, premise-lsp restarts the prover (replaying initialize,
  * initialized and the open documents with their current text), and the session
  * goes on.
@@ -73,6 +73,22 @@ describe('upstream failure', () => {
   });
 });
 
+describe('garbage from the prover', () => {
+  it('passes on a registration whose `registrations` is not a list, and keeps serving', async () => {
+    const log = tempFile('lean.jsonl');
+    const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log, FAKE_BAD_REGISTRATION: '1' } });
+    editors.push(e);
+    const bad = e.waitFor((m) => m.id === 'bad_registration' && m.method === 'client/registerCapability');
+    const watcher = e.waitFor((m) => m.id === 'register_lean_watcher');
+    await e.initialize();
+    expect((await bad).params.registrations).toBe('lean_watcher');
+    await watcher;
+    const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
+    expect(r.result.results[0].name).toBe('Nat.add_comm');
+    expect(await e.shutdown()).toBe(0);
+  });
+});
+
 describe('upstream failure around initialize', () => {
   it('holds the editor\'s initialize across a crash and answers it from the restarted prover', async () => {
     const log = tempFile('lean.jsonl');
@@ -85,6 +101,18 @@ describe('upstream failure around initialize', () => {
     await watcher; // `initialized` reached the restarted prover exactly once
     const initialized = readTranscript(log).filter((x) => x.dir === 'in' && x.msg.method === 'initialized');
     expect(initialized).toHaveLength(1);
+  });
+
+  it('falls back to standalone when the prover dies at every start, once it gives up restarting it', async () => {
+    const e = Editor.proxy([process.execPath, '-e', 'process.exit(1)']);
+    editors.push(e);
+    const shown = e.notification('window/showMessage');
+    const init = await e.initialize();
+    expect(init.result.serverInfo.name).toBe('premise-lsp');
+    expect((await shown).params.message).toMatch(/giving up after \d+ crashes.*Premise features keep working/);
+    const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
+    expect(r.result.results[0].name).toBe('Nat.add_comm');
+    expect(await e.shutdown()).toBe(0);
   });
 
   it('falls back to standalone when the prover cannot be started', async () => {

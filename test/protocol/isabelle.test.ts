@@ -1,7 +1,8 @@
 /**
  * In front of the fake Isabelle server: a slow initialize is never timed out,
  * requests Isabelle did not advertise are refused by premise-lsp (Isabelle would
- * never answer), proof states come from caret_update → dynamic_output (HTML
+ * never answer), proof states come from caret_update → dynamic_output (one caret
+ * at a time, so concurrent requests keep their own documents' states; HTML
  * stripped, cached because unchanged output is not re-sent), completion merges
  * into Isabelle's plain-array reply, and code actions insert Isabelle methods.
  */
@@ -57,6 +58,21 @@ describe('Isabelle', () => {
     const carets = prover().filter((x) => x.dir === 'in' && x.msg.method === 'PIDE/caret_update');
     expect(carets.length).toBe(2);
     expect(prover().filter((x) => x.dir === 'out' && x.msg.method === 'PIDE/dynamic_output')).toHaveLength(1);
+  });
+
+  it('gives concurrent requests in two documents each its own proof state', async () => {
+    const { e, uri, text } = await start();
+    const other = uri.replace('Demo.thy', 'Other.thy');
+    e.open(other, text, 'isabelle');
+    const ask = (id: string, u: string, needle: string) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'workspace/executeCommand', params: { command: 'premise-lsp.search', arguments: [{ uri: u, position: posOf(text, needle) }] } });
+    const a = e.waitFor((m) => m.id === 'goal-a');
+    const b = e.waitFor((m) => m.id === 'goal-b');
+    // one write: both carets are asked for before any output comes back
+    const [qa, qb] = [ask('goal-a', uri, 'by simp'), ask('goal-b', other, 'by auto')];
+    e.writeRaw(qb, `Content-Length: ${Buffer.byteLength(qa)}\r\n\r\n${qa}Content-Length: ${Buffer.byteLength(qb)}\r\n\r\n`);
+    expect((await a).result.query).toMatch(/1\. x \+ 0 = x$/);
+    expect((await b).result.query).toMatch(/1\. A ⟹ B ⟹ A ∧ B$/);
   });
 
   it('merges premises into the plain-array completion reply inside `by (simp add: `', async () => {

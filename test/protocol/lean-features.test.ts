@@ -183,6 +183,17 @@ describe('live index of edited documents', () => {
     expect(after).not.toContain('Live.fresh_mul_seven');
   });
 
+  it('does not read a document over a megabyte (reading it would hold the server up for seconds)', async () => {
+    const { e } = await start({ liveIndex: true });
+    const base = fixture('Demo.lean').uri;
+    const decl = (name: string) => `theorem ${name} (n : Nat) : n * 9 = 9 * n := by omega\n`;
+    e.open(base.replace('Demo.lean', 'Huge.lean'), decl('huge_mul_nine') + '/-' + ' padding'.repeat(140_000) + ' -/\n');
+    e.open(base.replace('Demo.lean', 'Small.lean'), decl('small_mul_nine'));
+    // documents are read in order: once the small one is in, the huge one had its turn
+    const names = await until(e, 'mul_nine', (n) => n.includes('small_mul_nine'));
+    expect(names).not.toContain('huge_mul_nine');
+  });
+
   it('never offers what the document declares below the cursor (not in scope there)', async () => {
     const { e } = await start({ liveIndex: true });
     const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Scope.lean');

@@ -1,8 +1,8 @@
 /**
- * Bad input from the editor — invalid JSON, a missing method, non-objects, wrong
- * or missing Content-Length, oversized messages — gets a ParseError or
- * InvalidRequest reply where possible, never reaches the prover, and never kills
- * the server.
+ * Bad input from the editor — invalid JSON, a missing method, non-objects, no
+ * `"jsonrpc": "2.0"`, wrong or missing Content-Length, oversized messages (or a
+ * lying oversized Content-Length) — gets a ParseError or InvalidRequest reply
+ * where possible, never reaches the prover, and never kills the server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, readTranscript, tempFile } from './harness.js';
@@ -52,6 +52,23 @@ for (const mode of ['standalone', 'proxy'] as const) {
       await stillAlive(e);
     });
 
+    it('replies InvalidRequest to a message without "jsonrpc": "2.0", and does not pass it on', async () => {
+      const { e, log } = await start();
+      const search = { command: 'premise-lsp.search', arguments: ['n + m = m + n'] };
+      let err = errorReply(e, -32600);
+      e.writeRaw(JSON.stringify({ jsonrpc: '1.0', id: 'v1', method: 'workspace/executeCommand', params: search }));
+      expect((await err).id).toBe('v1');
+      err = errorReply(e, -32600);
+      e.writeRaw(JSON.stringify({ id: 'v0', method: 'workspace/executeCommand', params: search }));
+      expect((await err).error?.message).toMatch(/jsonrpc must be "2.0"/);
+      err = errorReply(e, -32600);
+      e.writeRaw(JSON.stringify({ jsonrpc: 2, method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///v.lean', languageId: 'lean', version: 1, text: '' } } }));
+      expect((await err).id).toBeNull();
+      await stillAlive(e);
+      expect(e.received.filter((m) => m.id === 'v1' || m.id === 'v0').every((m) => m.error?.code === -32600)).toBe(true);
+      if (mode === 'proxy') expect(readTranscript(log).some((x) => x.msg.id === 'v1' || x.msg.id === 'v0' || x.msg.method === 'textDocument/didOpen')).toBe(false);
+    });
+
     it('survives a Content-Length that is too short, too long, missing or not a number', async () => {
       const { e } = await start();
       const body = JSON.stringify({ jsonrpc: '2.0', id: 'short', method: 'shutdown-not' });
@@ -72,6 +89,11 @@ for (const mode of ['standalone', 'proxy'] as const) {
       const nan = errorReply(e, -32700);
       e.writeRaw('{}', 'Content-Length: lots\r\n\r\n');
       await nan;
+      await stillAlive(e);
+      // far above the size limit: skipped, but only up to the next header
+      const huge = errorReply(e, -32700);
+      e.writeRaw('{}', 'Content-Length: 99999999999\r\n\r\n');
+      expect((await huge).error?.message).toMatch(/exceeds the limit/);
       await stillAlive(e);
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cursorContext, declarationBefore, identifierAt } from '../../server/src/lsp/text/context.js';
+import { codePointBoundary, cursorContext, declarationBefore, identifierAt } from '../../server/src/lsp/text/context.js';
 import { enclosingTheorem } from '../../server/src/lsp/text/enclosing.js';
 
 const at = (text: string, flavor: 'lean' | 'isabelle' = 'lean') => cursorContext(text, text.length, flavor);
@@ -80,5 +80,14 @@ describe('enclosingTheorem', () => {
   it('names an Isabelle lemma Theory.fact', () => {
     const t = 'theory Sample_Isa\n  imports Main\nbegin\nlemma foo_bar [simp]: "x = x"\n  by (simp add: CURSOR';
     expect(at(t, 'CURSOR', 'isabelle')).toBe('Sample_Isa.foo_bar');
+  });
+});
+
+describe('code point boundaries', () => {
+  it('moves an offset between the halves of a surrogate pair past the pair, and leaves others', () => {
+    const t = 'rw [𝓝x';
+    const inside = t.indexOf('𝓝') + 1;
+    expect(codePointBoundary(t, inside)).toBe(inside + 1);
+    for (const o of [0, inside - 1, inside + 1, t.length]) expect(codePointBoundary(t, o)).toBe(o);
   });
 });

@@ -81,6 +81,12 @@ describe('goal text', () => {
   it('strips Isabelle HTML', () => {
     expect(stripHtml('<pre>goal (1 subgoal):<br/> 1. x &lt; y &#x27F9; P &amp; Q</pre>')).toBe('goal (1 subgoal):\n 1. x < y ⟹ P & Q');
   });
+  it('keeps a lone `<` in garbage output as text, however many there are', () => {
+    expect(stripHtml('<pre>a < b <span>c</span></pre>')).toBe('a < b c');
+    // a tag ran from each `<` to the next `>`, rescanning the rest: minutes for this
+    const junk = '<'.repeat(1_000_000);
+    expect(stripHtml(junk + '<b>x</b>')).toBe(junk + 'x');
+  });
   it('reads plainGoal replies', () => {
     expect(goalsOf({ goals: ['a\n⊢ b'], rendered: '' })).toEqual(['a\n⊢ b']);
     expect(goalsOf({ goals: [], rendered: 'no goals' })).toBeUndefined();

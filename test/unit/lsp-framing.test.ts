@@ -45,6 +45,34 @@ describe('FrameDecoder', () => {
     expect(out.map((f) => f.kind)).toEqual(['error', 'message']);
   });
 
+  it('stops skipping at the next header when an oversized Content-Length was a lie, even one split across chunks', () => {
+    const lie = 'Content-Length: 99999999999\r\n\r\n{"a":1}';
+    const next = frame('{"ok":1}') + frame('{"ok":2}');
+    expect(decode([lie + next], 50).map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 1 }, { ok: 2 }]);
+    const cut = lie.length + 8; // inside "Content-Length" of the next header
+    const split = decode([(lie + next).slice(0, cut), (lie + next).slice(cut)], 50);
+    expect(split.map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 1 }, { ok: 2 }]);
+    // a real oversized body arriving in chunks is still skipped whole
+    const big = '{"x":"' + 'a'.repeat(1000) + '"}';
+    const whole = frame(big) + frame('{"ok":3}');
+    const parts = [];
+    for (let i = 0; i < whole.length; i += 37) parts.push(whole.slice(i, i + 37));
+    expect(decode(parts, 50).map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual(['error', { ok: 3 }]);
+  });
+
+  it('takes header fields before Content-Length as part of the header', () => {
+    const out = decode(['Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 7\r\n\r\n{"a":1}', frame('{"b":2}')]);
+    expect(out.map((f) => (f.kind === 'message' ? f.value : f.kind))).toEqual([{ a: 1 }, { b: 2 }]);
+    // a leftover body ending in a line is still garbage
+    expect(decode(['{"x":1}\r\n' + frame('{"b":2}')]).map((f) => f.kind)).toEqual(['error', 'message']);
+  });
+
+  it('reports a long run of header-like junk once and finds the message after it', () => {
+    const out = decode(['Content-Length:'.repeat(100_000) + ' 7\r\n\r\n{"a":1}', frame('{"b":2}')]);
+    expect(out.filter((f) => f.kind === 'error').length).toBeLessThanOrEqual(2);
+    expect(out.filter((f) => f.kind === 'message').map((f) => f.kind === 'message' && f.value)).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
   it('handles a large body arriving in many chunks', () => {
     const body = JSON.stringify({ text: 'x'.repeat(2_000_000) });
     const all = Buffer.from(frame(body));
@@ -69,5 +97,12 @@ describe('classify', () => {
     expect(classify({ jsonrpc: '2.0', id: 3 }, raw)).toMatchObject({ kind: 'invalid', id: 3 });
     expect(classify([1], raw)).toMatchObject({ kind: 'invalid', id: null });
     expect(classify({ id: {}, method: 'x' }, raw)).toMatchObject({ kind: 'invalid', id: null });
+  });
+
+  it('with requireVersion, refuses a message whose jsonrpc is not "2.0" (keeping its id)', () => {
+    expect(classify({ jsonrpc: '1.0', id: 4, method: 'x' }, raw, { requireVersion: true })).toMatchObject({ kind: 'invalid', id: 4 });
+    expect(classify({ method: 'exit' }, raw, { requireVersion: true })).toMatchObject({ kind: 'invalid', id: null });
+    expect(classify({ jsonrpc: '2.0', method: 'exit' }, raw, { requireVersion: true }).kind).toBe('notification');
+    expect(classify({ id: 4, result: null }, raw).kind).toBe('response'); // the prover's side stays lenient
   });
 });

@@ -20,6 +20,8 @@ const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 const NEXT_HEADER = /Content-Length[ \t]*:[ \t]*\d+[ \t]*\r\n/i;
 const HEADER_START = /Content-Length[ \t]*:/i;
 const MAX_HEADER_BYTES = 8 * 1024;
+/** Whole header lines, `Name: value\r\n` (what may come before Content-Length in a header). */
+const HEADER_FIELDS = /^(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+[ \t]*:[^\r\n]*\r\n)+$/;
 
 export class FrameDecoder {
   private buf: Buffer = Buffer.alloc(0);
@@ -60,7 +62,15 @@ export class FrameDecoder {
   private drain(): void {
     for (;;) {
       if (this.discard > 0) {
-        const n = Math.min(this.discard, this.buf.length);
+        // A header inside the skipped body means its Content-Length was wrong: stop skipping there.
+        const next = this.buf.toString('latin1', 0, Math.min(this.buf.length, this.discard + 64)).search(NEXT_HEADER);
+        if (next >= 0 && next < this.discard) {
+          this.buf = this.buf.subarray(next);
+          this.discard = 0;
+          continue;
+        }
+        // (a short tail stays, in case a header is split across chunks)
+        const n = this.discard >= this.buf.length ? Math.max(0, this.buf.length - 64) : this.discard;
         this.buf = this.buf.subarray(n);
         this.discard -= n;
         if (this.discard > 0) return;
@@ -89,12 +99,19 @@ export class FrameDecoder {
     if (start > 0) {
       const junk = this.buf.subarray(0, start).toString('latin1');
       this.buf = this.buf.subarray(start);
-      if (junk.trim().length > 0) this.error('garbage before message header');
+      // header fields before Content-Length (`Content-Type: …`) belong to the header
+      if (junk.trim().length > 0 && !HEADER_FIELDS.test(junk)) this.error('garbage before message header');
     }
-    const end = this.buf.indexOf(HEADER_END);
+    // (looked for within the limit only: a long run of header-like junk must not be rescanned whole each time)
+    const end = this.buf.subarray(0, MAX_HEADER_BYTES + HEADER_END.length).indexOf(HEADER_END);
     if (end < 0) {
       if (this.buf.length > MAX_HEADER_BYTES) {
-        this.buf = this.buf.subarray(1);
+        // skip the too-long header, up to the last header start in it (a real one cut off by the limit)
+        const head = this.buf.toString('latin1', 1, MAX_HEADER_BYTES);
+        const starts = new RegExp(HEADER_START.source, 'gi');
+        let skip = MAX_HEADER_BYTES;
+        for (let m = starts.exec(head); m; m = starts.exec(head)) skip = 1 + m.index;
+        this.buf = this.buf.subarray(skip);
         this.error('message header too long');
         return true;
       }
@@ -104,7 +121,7 @@ export class FrameDecoder {
     this.buf = this.buf.subarray(end + HEADER_END.length);
     let length = -1;
     for (const line of header.split('\r\n')) {
-      const m = /^\s*content-length\s*:\s*(.*?)\s*$/i.exec(line);
+      const m = /^\s*(?:content-length\s*:\s*)+(.*?)\s*$/i.exec(line);
       if (m) length = /^\d+$/.test(m[1]) ? Number(m[1]) : NaN;
     }
     if (!Number.isFinite(length)) {
@@ -154,7 +171,7 @@ export class FrameDecoder {
   }
 
   private error(reason: string): void {
-    if (this.resyncing && reason === 'garbage before message header') return;
+    if (this.resyncing && (reason === 'garbage before message header' || reason === 'message header too long')) return;
     this.resyncing = true;
     this.onFrame({ kind: 'error', reason });
   }

@@ -59,12 +59,18 @@ function isId(v: unknown): v is Id {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 }
 
-/** Classify one parsed JSON value. `raw` is its exact wire body. */
-export function classify(value: unknown, raw: Buffer): Incoming {
+/**
+ * Classify one parsed JSON value. `raw` is its exact wire body. `requireVersion`:
+ * a message without `"jsonrpc": "2.0"` is invalid (Lean's server cannot read one).
+ */
+export function classify(value: unknown, raw: Buffer, opts: { requireVersion?: boolean } = {}): Incoming {
   if (!isObject(value)) return { kind: 'invalid', id: null, reason: 'message is not a JSON object' };
   const hasId = 'id' in value;
   const id = value.id;
   if (hasId && !isId(id) && id !== null) return { kind: 'invalid', id: null, reason: 'id must be a string or a number' };
+  if (opts.requireVersion && value.jsonrpc !== '2.0') {
+    return { kind: 'invalid', id: hasId ? (id as WireId) : null, reason: `jsonrpc must be "2.0", got ${JSON.stringify(value.jsonrpc) ?? 'none'}` };
+  }
   if ('method' in value) {
     if (typeof value.method !== 'string') return { kind: 'invalid', id: hasId ? (id as WireId) : null, reason: 'method must be a string' };
     if (hasId) {

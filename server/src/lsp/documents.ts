@@ -28,9 +28,10 @@ export class DocumentStore {
     const entry = this.docs.get(uri);
     if (!entry) return;
     const version = typeof params.textDocument!.version === 'number' ? (params.textDocument!.version as number) : entry.doc.version + 1;
-    const changes = params.contentChanges.filter(
-      (c): c is { text: string } => typeof c === 'object' && c !== null && typeof (c as { text?: unknown }).text === 'string',
-    );
+    const changes = params.contentChanges
+      .filter((c): c is { text: string; range?: unknown } => typeof c === 'object' && c !== null && typeof (c as { text?: unknown }).text === 'string')
+      // a missing or unreadable range (null, half a position) is the whole text, as Lean reads it; rangeLength is ignored
+      .map((c) => (isRange(c.range) ? { range: c.range, text: c.text } : { text: c.text }));
     entry.doc = TextDocument.update(entry.doc, changes as Parameters<typeof TextDocument.update>[1], version);
   }
 
@@ -50,3 +51,9 @@ export class DocumentStore {
     }));
   }
 }
+
+const isPosition = (p: unknown): boolean => {
+  const { line, character } = (p ?? {}) as { line?: unknown; character?: unknown };
+  return Number.isInteger(line) && (line as number) >= 0 && Number.isInteger(character) && (character as number) >= 0;
+};
+const isRange = (r: unknown): boolean => typeof r === 'object' && r !== null && isPosition((r as { start?: unknown }).start) && isPosition((r as { end?: unknown }).end);

@@ -41,11 +41,15 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
     ['workspace/executeCommand', (m) => i.executeCommand(m)],
   ]);
   const docSync = (open: boolean): NotificationHandler => (m, raw) => {
-    if (open) s.docs.open(m.params);
-    else s.docs.change(m.params);
-    const uri = uriOf(m.params);
-    if (typeof uri === 'string') s.live.touched(uri);
-    ctx.forwardDocSync(raw);
+    // the edit reaches the prover whatever our own copy makes of it
+    try {
+      if (open) s.docs.open(m.params);
+      else s.docs.change(m.params);
+      const uri = uriOf(m.params);
+      if (typeof uri === 'string') s.live.touched(uri);
+    } finally {
+      ctx.forwardDocSync(raw);
+    }
   };
   const notifications = new Map<string, NotificationHandler>([
     ['exit', (_m, raw) => void lifecycle.exit(raw)],

@@ -4,7 +4,7 @@
  * restarted prover.
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
-import { success, type RequestMessage } from '../jsonrpc/messages.js';
+import { ErrorCodes, success, type RequestMessage } from '../jsonrpc/messages.js';
 import { mergeCapabilities, ownCapabilities } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, SECTION, sectionOf } from './config.js';
@@ -43,6 +43,11 @@ export class Lifecycle {
 
   initialize(msg: RequestMessage, raw: Buffer): void {
     const s = this.r.session;
+    if (s.initParams !== undefined) {
+      // it may be sent once: a second would reload the index and re-initialize the prover under the editor
+      this.r.editor.replyError(msg.id, ErrorCodes.InvalidRequest, 'premise-lsp: initialize was already received');
+      return;
+    }
     const params = (msg.params ?? {}) as Record<string, unknown>;
     s.initParams = params;
     const caps = params.capabilities as { window?: { workDoneProgress?: boolean } } | undefined;
@@ -86,12 +91,23 @@ export class Lifecycle {
     }
     if (link.state.tag === 'stopped') {
       // (the link already told the user why, via window/showMessage)
-      this.r.session.setUpstream(undefined, 'generic');
-      this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
-      this.afterInitialize();
+      this.standaloneInitialize(msg);
       return true;
     }
     return false;
+  }
+
+  /** The link gave up restarting: an initialize held for the replay is answered standalone. */
+  upstreamGaveUp(): void {
+    const held = this.heldInitialize;
+    this.heldInitialize = undefined;
+    if (held) this.standaloneInitialize(held);
+  }
+
+  private standaloneInitialize(msg: RequestMessage): void {
+    this.r.session.setUpstream(undefined, 'generic');
+    this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+    this.afterInitialize();
   }
 
   /** Progress for the engine load, once requests to the editor are allowed. */

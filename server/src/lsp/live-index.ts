@@ -15,6 +15,12 @@ import type { FeatureContext } from './features/context.js';
 
 /** Typing pause before a document is re-read. */
 export const LIVE_INDEX_DELAY_MS = 300;
+/**
+ * Larger documents are not read (and declare nothing): reading runs on the
+ * server's thread, seconds per pause for megabytes, and no real source comes
+ * near (Mathlib's largest file is 0.3 MB, the AFP's 0.5 MB).
+ */
+export const LIVE_INDEX_MAX_CHARS = 1024 * 1024;
 
 const same = (r: PremiseRecord, p: PremiseInfo | undefined) =>
   !!p && p.kind === r.kind && p.statement === r.statement && p.goal === r.goal && p.args.join('\n') === r.args.join('\n') && (p.doc ?? '') === (r.doc ?? '');
@@ -88,7 +94,9 @@ export class LiveIndex {
     if (!src) return;
     try {
       const text = doc.getText();
-      const records = extractRecords(text, src);
+      const tooLarge = text.length > LIVE_INDEX_MAX_CHARS;
+      if (tooLarge && this.declared.get(uri)?.size !== 0) this.ctx.log.info(`live index: ${uri} is over ${LIVE_INDEX_MAX_CHARS} characters: not read`);
+      const records = tooLarge ? [] : extractRecords(text, src);
       const now = new Map(records.map((r) => [r.name, r.range.start.line]));
       const gone = [...(this.declared.get(uri)?.keys() ?? [])].filter((n) => !now.has(n));
       if (gone.length) engine.remove(gone);

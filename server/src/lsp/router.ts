@@ -76,7 +76,7 @@ export class Router implements HandlerContext, LifecycleHost {
   }
 
   private onEditorValue(value: unknown, raw: Buffer): void {
-    const m = classify(value, raw);
+    const m = classify(value, raw, { requireVersion: true });
     try {
       switch (m.kind) {
         case 'invalid':
@@ -113,6 +113,17 @@ export class Router implements HandlerContext, LifecycleHost {
   private onEditorRequest(msg: RequestMessage, raw: Buffer): void {
     if (!BEFORE_INITIALIZE.has(msg.method) && !this.session.initParams && !this.link) {
       this.editor.replyError(msg.id, ErrorCodes.ServerNotInitialized, 'premise-lsp: initialize first');
+      return;
+    }
+    if (this.session.shutdownRequested) {
+      // as the LSP says (and Lean does): after shutdown only exit
+      this.editor.replyError(msg.id, ErrorCodes.InvalidRequest, `premise-lsp: ${msg.method} received after shutdown`);
+      return;
+    }
+    const key = idKey(msg.id);
+    if (this.local.has(key) || this.transforms.has(key) || this.link?.inFlight(msg.id)) {
+      // the pending one keeps its id (and its reply); this one could not be told apart from it
+      this.editor.replyError(msg.id, ErrorCodes.InvalidRequest, `premise-lsp: request id ${JSON.stringify(msg.id)} is already used by a pending request`);
       return;
     }
     const handler = this.handlers.requests.get(msg.method);
@@ -197,8 +208,9 @@ export class Router implements HandlerContext, LifecycleHost {
   readonly hooks: LinkHooks = {
     onRequest: (msg, raw) => {
       if (msg.method === 'client/registerCapability') {
-        const ids = ((msg.params as { registrations?: Array<{ id?: unknown }> } | undefined)?.registrations ?? [])
-          .map((r) => r?.id)
+        const regs = (msg.params as { registrations?: unknown } | null | undefined)?.registrations;
+        const ids = (Array.isArray(regs) ? regs : [])
+          .map((r) => (r as { id?: unknown } | null)?.id)
           .filter((x): x is string => typeof x === 'string');
         // A restarted prover registers again what the editor already has: answer for it.
         if (this.restarted && ids.length > 0 && ids.every((i) => this.registered.has(i))) {
@@ -244,7 +256,10 @@ export class Router implements HandlerContext, LifecycleHost {
     onRestarted: (ok, detail) => {
       this.restarted = true;
       if (ok) this.session.log.warn(`${detail}; open documents were re-sent`);
-      else this.editor.showMessage(1, `premise-lsp: ${detail}. Premise features keep working; prover features are unavailable.`);
+      else {
+        this.editor.showMessage(1, `premise-lsp: ${detail}. Premise features keep working; prover features are unavailable.`);
+        this.lifecycle.upstreamGaveUp();
+      }
     },
     log: (level, msg) => this.session.log.log(level, msg),
   };

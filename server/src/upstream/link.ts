@@ -6,13 +6,15 @@
  * - Editor requests forwarded here are tracked by id so their responses are
  *   matched; when the child goes away all of them are handed back (`onLost`) to be
  *   answered with an error.
- * - Our own requests use ids `"premise:N"`; their responses are consumed here and
+ * - Our own requests use ids `"premise:<nonce>:N"` (the nonce random per link, so
+ *   that no editor id can collide with one); their responses are consumed here and
  *   never reach the editor.
  * - Server→client requests are tracked so the editor's replies are routed back
  *   to the child that asked (replies meant for a dead child are dropped).
  * - A crash, an unexpected exit or a hang (silence while requests are waiting)
  *   triggers a restart with exponential back-off.
  */
+import { randomBytes } from 'node:crypto';
 import { ChildTransport, type ChildSpec } from './child.js';
 import type { Frame } from '../jsonrpc/framing.js';
 import {
@@ -85,6 +87,8 @@ export class UpstreamLink {
   private readonly serverRequests = new Map<string, number>();
   private queue: Queued[] = [];
   private nextOwn = 1;
+  /** Makes our ids unguessable: an editor request with the same id would take our reply, and we its. */
+  private readonly ownPrefix = `premise:${randomBytes(4).toString('hex')}:`;
   private crashes: number[] = [];
   private attempt = 0;
   private expectingExit = false;
@@ -142,6 +146,12 @@ export class UpstreamLink {
 
   forwardNotification(raw: Buffer): void {
     this.enqueue({ kind: 'notification', raw });
+  }
+
+  /** Is an editor request with this id forwarded (or queued) and not yet answered? */
+  inFlight(id: Id): boolean {
+    const key = idKey(id);
+    return this.forwarded.has(key) || this.queue.some((q) => q.kind === 'request' && idKey(q.msg.id) === key);
   }
 
   /** The editor's reply to a server→client request. Unknown ids are not ours to route. */
@@ -249,7 +259,7 @@ export class UpstreamLink {
   }
 
   private ownRequest<T>(method: string, params: unknown, timeoutMs: number | undefined, viaState: boolean, child?: ChildTransport): Promise<T> {
-    const id: Id = `premise:${this.nextOwn++}`;
+    const id: Id = `${this.ownPrefix}${this.nextOwn++}`;
     const key = idKey(id);
     return new Promise<T>((resolve, reject) => {
       const entry: Own = { resolve: resolve as (v: unknown) => void, reject, method };
@@ -283,7 +293,12 @@ export class UpstreamLink {
     const values = Array.isArray(f.value) ? f.value : [f.value];
     for (const v of values) {
       const raw = values.length === 1 ? f.raw : Buffer.from(JSON.stringify(v), 'utf8');
-      this.onMessage(v, raw);
+      try {
+        this.onMessage(v, raw);
+      } catch (e) {
+        // a message we cannot handle must not take the server down with it
+        this.hooks.log('error', `handling a message from upstream: ${(e as Error).stack ?? e}`);
+      }
     }
   }
 

@@ -5,7 +5,7 @@
 import type { CodeAction } from 'vscode-languageserver';
 import type { SearchHit } from '../../engine/types.js';
 import { CODE_ACTION_KIND } from '../capabilities.js';
-import { cursorContext } from '../text/context.js';
+import { codePointBoundary, cursorContext } from '../text/context.js';
 import { TAG } from './completion.js';
 import { langFor } from './context.js';
 import type { FeatureContext } from './context.js';
@@ -30,7 +30,7 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   if (!doc || typeof start?.line !== 'number' || typeof start.character !== 'number' || max === 0 || !kindWanted(params.context?.only)) return [];
   const engine = await ctx.engines.get();
   if (!engine || engine.size === 0) return [];
-  const pos = doc.positionAt(doc.offsetAt({ line: start.line, character: start.character }));
+  const pos = doc.positionAt(codePointBoundary(doc.getText(), doc.offsetAt({ line: start.line, character: start.character })));
   const query = await queryAt(ctx, doc.uri, pos, ctx.config().goalTimeoutMs);
   if (!query) return [];
   const cfg = ctx.config();

@@ -5,7 +5,7 @@
  */
 import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
-import { cursorContext } from '../text/context.js';
+import { codePointBoundary, cursorContext } from '../text/context.js';
 import { MAX_QUERY_CHARS } from '../../engine/types.js';
 import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
@@ -87,8 +87,8 @@ export async function insertCommand(ctx: FeatureContext, editor: EditorChannel, 
   if (!doc || typeof pos?.line !== 'number' || typeof pos.character !== 'number') {
     throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.insert expects {uri, position, name} for an open document');
   }
-  const offset = doc.offsetAt({ line: pos.line, character: pos.character });
   const text = doc.getText();
+  const offset = codePointBoundary(text, doc.offsetAt({ line: pos.line, character: pos.character }));
   const { slot } = cursorContext(text, offset, ctx.flavor());
   let insertion: string;
   if (typeof first!.text === 'string') insertion = first!.text;

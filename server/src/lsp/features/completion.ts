@@ -6,7 +6,7 @@
 import type { CompletionItem, CompletionList, Range } from 'vscode-languageserver';
 import type { DeclKind } from '../../../../indexes/src/extract/record.js';
 import type { PremiseInfo, SearchHit } from '../../engine/types.js';
-import { cursorContext, type Slot } from '../text/context.js';
+import { codePointBoundary, cursorContext, type Slot } from '../text/context.js';
 import { langFor, type FeatureContext } from './context.js';
 import { premiseMarkdown, shortName } from './present.js';
 import { inScope, queryAt } from './query.js';
@@ -41,7 +41,8 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   if (!doc || typeof pos?.line !== 'number' || typeof pos.character !== 'number' || !ctx.config().completion.enabled) return empty;
   const position = { line: pos.line, character: pos.character };
   const text = doc.getText();
-  const offset = doc.offsetAt(position);
+  const at = doc.offsetAt(position);
+  const offset = codePointBoundary(text, at);
   const { prefix, prefixStart, slot } = cursorContext(text, offset, ctx.flavor());
   if (!wantsPremises(prefix, slot)) return { items: [], prefix, slot };
   const engine = ctx.engines.now();
@@ -64,7 +65,7 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
     seen.add(h.name);
     hits.push(h);
   }
-  const range = { start: doc.positionAt(prefixStart), end: position };
+  const range = { start: doc.positionAt(prefixStart), end: offset === at ? position : doc.positionAt(offset) };
   const items = hits.map((h, i) => premiseItem(h, i + 1, range));
   return { items, prefix, slot };
 }

@@ -6,7 +6,8 @@ export function stripHtml(html: string): string {
   return html
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|li|pre)>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+    // (a tag holds no `<`: a lone `<` stays text, and a run of them is not rescanned to the end of the output)
+    .replace(/<[^<>]*>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
       if (e[0] === '#') {
         const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);

@@ -3,7 +3,8 @@
  * `PIDE/dynamic_output` (HTML stripped; text output, which carries `decorations`,
  * taken as it is). Isabelle re-sends output only when it
  * changes, so the last content is cached per document and used when nothing new
- * arrives in time.
+ * arrives in time. Output names no caret: one caret is asked at a time, so that
+ * concurrent requests never take each other's (another document's) state.
  */
 import { stripHtml } from './html.js';
 import type { GoalProvider, Position, ProofState } from './types.js';
@@ -23,16 +24,25 @@ export class IsabelleGoals implements GoalProvider {
   private readonly last = new Map<string, string>();
   private caret: Caret | undefined;
   private waiters: Array<(text: string) => void> = [];
+  /** One caret at a time: output names no caret, so it belongs to the last one sent. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly upstream: UpstreamNotifier) {}
 
-  async goalAt(uri: string, pos: Position, timeoutMs: number): Promise<ProofState | undefined> {
+  goalAt(uri: string, pos: Position, timeoutMs: number): Promise<ProofState | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    const run = this.turn.then(() => this.ask(uri, pos, deadline - Date.now()));
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private async ask(uri: string, pos: Position, timeoutMs: number): Promise<ProofState | undefined> {
     const c = this.caret;
     const cached = this.last.get(uri);
     if (c && c.uri === uri && c.line === pos.line && c.character === pos.character && cached !== undefined) {
       return toState(cached, 'cache');
     }
-    if (!this.upstream.live) return cached !== undefined ? toState(cached, 'cache') : undefined;
+    if (!this.upstream.live || timeoutMs <= 0) return cached !== undefined ? toState(cached, 'cache') : undefined;
     const next = this.nextOutput(timeoutMs);
     this.caret = { uri, line: pos.line, character: pos.character };
     this.upstream.notify('PIDE/caret_update', { uri, line: pos.line, character: pos.character });

@@ -40,6 +40,13 @@ function identStart(text: string, offset: number): number {
   return start;
 }
 
+/** An offset between the two halves of a surrogate pair moves past the pair: an edit there would split the character. */
+export function codePointBoundary(text: string, offset: number): number {
+  const hi = text.charCodeAt(offset - 1);
+  const lo = text.charCodeAt(offset);
+  return hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff ? offset + 1 : offset;
+}
+
 export function cursorContext(text: string, offset: number, flavor: Flavor): CursorContext {
   offset = Math.max(0, Math.min(offset, text.length));
   const start = identStart(text, offset);
