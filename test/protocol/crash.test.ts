@@ -73,6 +73,24 @@ describe('upstream failure', () => {
   });
 });
 
+describe('a prover hung at shutdown', () => {
+  it('does not hold up the editor: premise-lsp answers shutdown for it, and exit is clean', async () => {
+    // a hang watchdog far away: only the shutdown wait can answer
+    const { e, uri, text, done } = await setup(['--hang-timeout-ms', '600000']);
+    const f = text.replace('trivial -- CRASH', 'trivial -- HANG');
+    const ready = done();
+    e.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: f }] });
+    await ready;
+    const hung = e.request('textDocument/hover', { textDocument: { uri }, position: posOf(f, 'trivial') }).catch(() => undefined);
+    const r = await e.request('shutdown');
+    expect(r.error).toBeUndefined();
+    expect(r.result).toBeNull();
+    e.notify('exit');
+    expect(await e.exited).toBe(0);
+    await hung;
+  });
+});
+
 describe('garbage from the prover', () => {
   it('passes on a registration whose `registrations` is not a list, and keeps serving', async () => {
     const log = tempFile('lean.jsonl');

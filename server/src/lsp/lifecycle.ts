@@ -18,6 +18,9 @@ export interface LifecycleHost extends Pick<HandlerContext, 'session' | 'editor'
   readonly options: RouterOptions;
 }
 
+/** How long the prover has to answer `shutdown` before premise-lsp answers it (a hung prover must not hold up the editor's exit). */
+export const SHUTDOWN_WAIT_MS = 3000;
+
 export class Lifecycle {
   private exiting = false;
   /** The editor's initialize, lost in a crash: answered by the replay instead. */
@@ -129,6 +132,11 @@ export class Lifecycle {
     if (!link) return this.r.replyNow(msg.id, null);
     link.expectExit();
     this.r.forward(msg, raw);
+    setTimeout(() => {
+      if (!link.abandon(msg.id)) return;
+      this.r.session.log.warn(`the prover did not answer shutdown within ${SHUTDOWN_WAIT_MS} ms; premise-lsp answered it`);
+      this.r.replyNow(msg.id, null);
+    }, SHUTDOWN_WAIT_MS).unref();
   }
 
   async exit(raw: Buffer | undefined): Promise<void> {

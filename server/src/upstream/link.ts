@@ -154,6 +154,19 @@ export class UpstreamLink {
     return this.forwarded.has(key) || this.queue.some((q) => q.kind === 'request' && idKey(q.msg.id) === key);
   }
 
+  /**
+   * Stop waiting for the reply to a forwarded (or queued) editor request; a reply
+   * that comes later is dropped. False when it was not pending (already answered).
+   */
+  abandon(id: Id): boolean {
+    const key = idKey(id);
+    const queued = this.queue.length;
+    this.queue = this.queue.filter((q) => !(q.kind === 'request' && idKey(q.msg.id) === key));
+    const found = this.forwarded.delete(key) || this.queue.length < queued;
+    if (this.forwarded.size + this.own.size === 0) this.awaitingSince = null;
+    return found;
+  }
+
   /** The editor's reply to a server→client request. Unknown ids are not ours to route. */
   forwardResponse(msg: ResponseMessage, raw: Buffer): boolean {
     const key = idKey(msg.id);
