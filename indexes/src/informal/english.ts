@@ -30,7 +30,7 @@ export function englishTerm(word: string): string | null {
   let t = memo.get(word);
   if (t !== undefined) return t;
   if (STOP.has(word) || word.length < 2) t = null;
-  else if (word.length > MAX_STEMMED) t = word;
+  else if (word.length > MAX_STEMMED) return word; // not remembered either
   else t = stem(lemmatizer.noun(word.replace(/'s$/, '')));
   if (memo.size < 200_000) memo.set(word, t);
   return t;
