@@ -10,8 +10,9 @@ const api = { handle: async (_m: string, _p: string, body: string) => ({ status:
 const servers: import('node:http').Server[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
 
+const logged: string[] = [];
 async function start(opts: Parameters<typeof createApiServer>[2]): Promise<number> {
-  const server = createApiServer(api, () => undefined, opts);
+  const server = createApiServer(api, (line) => logged.push(line), opts);
   servers.push(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -39,5 +40,21 @@ describe('API server transport', () => {
     await closed;
     expect(reply).toMatch(/\r\n\r\nHTTP\/1\.1 408 /);
     expect(reply).toMatch(/"error":"request body not received within 0.2 s"/);
+  });
+
+  it('lets a client leave mid-body without logging an error, and frees its place', async () => {
+    const port = await start({ maxActive: 1, maxQueued: 4 });
+    logged.length = 0;
+    const leaving = connect(port, '127.0.0.1');
+    leaving.setEncoding('utf8');
+    const taken = new Promise<void>((res) => leaving.on('data', (d: string) => d.includes('100 Continue') && res()));
+    leaving.on('error', () => undefined);
+    leaving.write('POST /retrieve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n');
+    await taken;
+    leaving.end('{"state":'); // half the body, then gone
+    // the only place is handed on once the one that left is done with (and has logged, if it does)
+    const r = await fetch(`http://127.0.0.1:${port}/retrieve`, { method: 'POST', body: '{}' });
+    expect(r.status).toBe(200);
+    expect(logged).toEqual([]);
   });
 });

@@ -110,6 +110,7 @@ export function createApiServer(api: LeanHammerApi, log: (line: string) => void,
         res.on('finish', () => req.socket.destroy());
         return send(408, { error: `request body not received within ${bodyTimeout / 1000} s` }, { connection: 'close' });
       }
+      if (req.readableAborted) return; // the client left mid-body: no one to answer, nothing wrong here
       log(`${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
       send(500, { error: (e as Error).message });
     } finally {
