@@ -79,7 +79,14 @@ export async function pullModel(repo: string, opts: PullOptions): Promise<PullRe
   const revision = opts.revision ?? DEFAULT_REVISION;
   const baseUrl = opts.baseUrl ?? process.env.HF_ENDPOINT ?? DEFAULT_ENDPOINT;
   const token = opts.token ?? process.env.HF_TOKEN ?? undefined;
-  const authOrigin = new URL(baseUrl).origin;
+  let authOrigin: string;
+  try {
+    const u = new URL(baseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    authOrigin = u.origin;
+  } catch {
+    throw new DownloadError(`invalid endpoint "${baseUrl}" (expected an http(s) URL such as ${DEFAULT_ENDPOINT})`, baseUrl);
+  }
 
   const out: PullResult = { files: [], skipped: [] };
   for (const path of files) {

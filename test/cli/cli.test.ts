@@ -100,6 +100,28 @@ describe('exit status and errors', () => {
     expect(w.err).toMatch(/--weights takes three to eight/);
   });
 
+  it('exits 1 naming the file when a dataset file is not one', () => {
+    const index = join(tmp, 'sparse');
+    const bad = (name: string, text: string) => {
+      const file = join(tmp, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const lines = bad('bad-steps.jsonl', '{"state_before": "⊢ a", "premises": []}\n{"a": 1}\n');
+    let r = run(['eval', '--index', index, '--dataset', 'leandojo', lines, '--mode', 'bm25']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`premise-lsp: ${lines}: not a leandojo dataset (entry 2: needs state_before (a string) and premises (a list of {full_name}))\n`);
+    const obj = bad('bad-qr.json', '{"id": 1}');
+    r = run(['eval', '--index', index, '--dataset', 'mathlibqr', obj, '--mode', 'bm25']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`premise-lsp: ${obj}: not a mathlibqr dataset (expected a JSON list of entries)\n`);
+    const empty = bad('empty.jsonl', '');
+    r = run(['eval', '--index', index, '--dataset', 'leandojo', empty, '--mode', 'bm25']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`premise-lsp: ${empty}: no leandojo queries in it\n`);
+    expect(r.out).toBe('');
+  });
+
   it('exits 1 naming the file when the index is corrupt', () => {
     const index = join(tmp, 'corrupt');
     expect(run(['index', SAMPLE, '--out', index, '--no-dense']).code).toBe(0);

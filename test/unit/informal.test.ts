@@ -23,6 +23,13 @@ describe('English terms', () => {
     expect(englishTerms('is not injective')).toEqual(['not', 'inject']);
     expect(englishTerms('all roots')).toEqual(['all', 'root']);
   });
+
+  it('keeps a word too long to be English whole, however long (the stemmer is quadratic in length)', () => {
+    const long = `${'x'.repeat(60)}sses`;
+    expect(englishTerms(`the ${long}`)).toEqual([long]);
+    const huge = 'x'.repeat(1_000_000);
+    expect(englishTerms(huge)).toEqual([huge]);
+  });
 });
 
 describe('naming convention', () => {

@@ -282,6 +282,8 @@ describe('pullModel', () => {
     await expect(pullModel('../etc', { dest, baseUrl: hub.hubUrl })).rejects.toThrow(/invalid repository/);
     await expect(pullModel('a/b', { dest, baseUrl: hub.hubUrl, files: ['../x.onnx'] })).rejects.toThrow(/invalid file path/);
     await expect(pullModel('a/b', { dest, baseUrl: hub.hubUrl, files: ['/abs.onnx'] })).rejects.toThrow(/invalid file path/);
+    await expect(pullModel('a/b', { dest, baseUrl: 'not a url' })).rejects.toThrow(/invalid endpoint "not a url" \(expected an http\(s\) URL/);
+    await expect(pullModel('a/b', { dest, baseUrl: 'file:///etc' })).rejects.toThrow(/invalid endpoint "file:\/\/\/etc"/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, idf } from '../../indexes/src/sparse/bm25.js';
-import { splitIdent, terms } from '../../indexes/src/sparse/terms.js';
+import { identParts, splitIdent, terms } from '../../indexes/src/sparse/terms.js';
 import { topByScore } from '../../server/src/engine/segment.js';
 
 describe('terms', () => {
@@ -25,6 +25,18 @@ describe('terms', () => {
   it('strips inaccessible-name daggers and hypothesis subscripts', () => {
     expect(terms('inst✝ : Group G')).toEqual(['inst', 'group']);
     expect(terms('h₀')).toEqual([]);
+  });
+
+  it('splits an identifier of a million parts (a hostile new premise) without overflowing the stack', () => {
+    const t = terms(`theorem ${'ab_'.repeat(1_000_000)}`);
+    expect(t.filter((x) => x === 'ab')).toHaveLength(1_000_000);
+  });
+
+  it('remembers real identifiers, not megabyte ones (requests would grow the memo without bound)', () => {
+    expect(identParts('succ_le_iff')).toBe(identParts('succ_le_iff')); // the remembered array
+    const huge = `a_${'b'.repeat(300)}`;
+    expect(identParts(huge)).toEqual(['a', 'b'.repeat(300)]);
+    expect(identParts(huge)).not.toBe(identParts(huge));
   });
 });
 

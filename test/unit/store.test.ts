@@ -1,5 +1,6 @@
 import { buildSparseFields } from '../../indexes/src/sparse/fields.js';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,20 @@ describe('index directory', () => {
       container(h);
       expect(() => Container.read(file), JSON.stringify(h)).toThrow(IndexFileError);
       expect(() => Container.read(file)).toThrow(file);
+    }
+  });
+
+  it('refuses a FIFO in a file\'s place instead of waiting on it', async () => {
+    const dir = await build('fifo');
+    const file = join(dir, 'premises.bin');
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    // a writer held open here, so that an open for reading does not block the test itself
+    const writer = openSync(file, constants.O_RDWR | constants.O_NONBLOCK);
+    try {
+      expect(() => readIndexDir(dir)).toThrow(/premises\.bin.*not a regular file/);
+    } finally {
+      closeSync(writer);
     }
   });
 

@@ -17,6 +17,12 @@ const EXTRA = ['theorem', 'lemma', 'prove', 'proof', 'show', 'shows', 'statement
 const STOP = new Set([...eng.filter((w: string) => !KEEP.has(w)), ...EXTRA]);
 
 const WORD_RE = /[a-z]+(?:'[a-z]+)?/g;
+/**
+ * Longer words are kept whole: no English word is this long, and the stemmer's
+ * suffix patterns take time quadratic in a word's length (a 30,000-letter name
+ * in a request took 8 s, a 100,000-letter one minutes).
+ */
+const MAX_STEMMED = 48;
 const memo = new Map<string, string | null>();
 
 /** The search term of one lower-case word, or null for a stop word. */
@@ -24,6 +30,7 @@ export function englishTerm(word: string): string | null {
   let t = memo.get(word);
   if (t !== undefined) return t;
   if (STOP.has(word) || word.length < 2) t = null;
+  else if (word.length > MAX_STEMMED) return word; // not remembered either
   else t = stem(lemmatizer.noun(word.replace(/'s$/, '')));
   if (memo.size < 200_000) memo.set(word, t);
   return t;

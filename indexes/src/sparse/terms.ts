@@ -31,6 +31,9 @@ export function splitIdent(component: string): string[] {
  * queries), many more while an index is built (`rememberIdentifiers`).
  */
 let memoLimit = 10_000;
+/** Longer identifiers are not remembered (no real one is this long; a request's may be megabytes each). */
+const MEMO_MAX_CHARS = 256;
+const remember = (memo: Map<string, unknown>, s: string) => memo.size < memoLimit && s.length <= MEMO_MAX_CHARS;
 const partsMemo = new Map<string, readonly string[]>();
 const identMemo = new Map<string, readonly string[]>();
 
@@ -57,7 +60,7 @@ export function identParts(component: string): readonly string[] {
   let out = partsMemo.get(component);
   if (out === undefined) {
     out = splitIdentFresh(component);
-    if (partsMemo.size < memoLimit) partsMemo.set(own(component), (out = out.map(own)));
+    if (remember(partsMemo, component)) partsMemo.set(own(component), (out = out.map(own)));
   }
   return out;
 }
@@ -78,7 +81,7 @@ function pushIdent(ident: string, out: string[]): void {
   let ts = identMemo.get(ident);
   if (ts === undefined) {
     ts = identTerms(ident);
-    if (identMemo.size < memoLimit) identMemo.set(own(ident), (ts = ts.map(own)));
+    if (remember(identMemo, ident)) identMemo.set(own(ident), (ts = ts.map(own)));
   }
   for (const t of ts) out.push(t);
 }
@@ -90,7 +93,7 @@ function identTerms(ident: string): string[] {
   const last = comps[comps.length - 1]!;
   const lowerLast = last.toLowerCase();
   const parts: string[] = [];
-  for (const c of comps) parts.push(...identParts(c));
+  for (const c of comps) for (const p of identParts(c)) parts.push(p); // no spread: an identifier may have 10^6 parts
   // single ASCII letters are almost always bound variables (h, x, h₀): no signal
   let kept = 0;
   for (const p of parts) {

@@ -5,7 +5,7 @@
  * structural fact is checked so that a corrupt or truncated file fails with an
  * error naming the file instead of producing garbage.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 const MAGIC = 'PLSPBIN1';
@@ -88,6 +88,8 @@ const CHUNK = 16 * 1024 * 1024;
 /** Opens an index file for reading; failing to is an IndexFileError naming it. */
 function openIndexFile(file: string): number {
   try {
+    // a FIFO in an index's place would block the open (and the process) for ever
+    if (!statSync(file).isFile()) throw new Error('not a regular file');
     return openSync(file, 'r');
   } catch (e) {
     throw new IndexFileError(file, (e as Error).message);

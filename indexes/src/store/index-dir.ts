@@ -124,6 +124,7 @@ export function writeManifest(dir: string, m: { premises: number; encoder?: Enco
 export function readManifest(dir: string): Manifest {
   const path = join(dir, 'manifest.json');
   if (!existsSync(path)) throw new IndexFileError(path, 'no such file (is this an index directory? build one with `premise-lsp index`)');
+  if (!statSync(path).isFile()) throw new IndexFileError(path, 'not a regular file');
   let m: Manifest;
   try {
     m = JSON.parse(readFileSync(path, 'utf8'));

@@ -30,8 +30,15 @@ const QR_FIELDS: Record<string, string> = {
   q4_special_case: 'special_case',
 };
 
+/** A JSON file that must hold a list. */
+function readList(file: string): unknown[] {
+  const rows: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!Array.isArray(rows)) throw new Error('expected a JSON list of entries');
+  return rows;
+}
+
 function loadQR(file: string): EvalQuery[] {
-  const rows = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>[];
+  const rows = readList(file) as Record<string, string>[];
   const out: EvalQuery[] = [];
   for (const r of rows) {
     for (const [field, style] of Object.entries(QR_FIELDS)) {
@@ -52,7 +59,7 @@ export function mprQueryText(formal: string, mainName: string): string {
 }
 
 function loadMPR(file: string): EvalQuery[] {
-  const rows = JSON.parse(readFileSync(file, 'utf8')) as {
+  const rows = readList(file) as {
     id: string;
     formal_main_result: string;
     formal_statement: string;
@@ -74,7 +81,13 @@ function loadLeanDojo(file: string): EvalQuery[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l, i) => {
-      const r = JSON.parse(l) as { id?: string; theorem?: string; split?: string; tactic?: string; state_before: string; premises: { full_name: string }[] };
+      let r: { id?: string; theorem?: string; split?: string; tactic?: string; state_before: string; premises: { full_name: string }[] };
+      try {
+        r = JSON.parse(l);
+        if (typeof r?.state_before !== 'string' || !Array.isArray(r.premises)) throw new Error('needs state_before (a string) and premises (a list of {full_name})');
+      } catch (e) {
+        throw new Error(`entry ${i + 1}: ${(e as Error).message}`);
+      }
       const names = [...new Set(r.premises.map((p) => p.full_name))];
       const q: EvalQuery = { id: r.id ?? String(i), style: r.split ?? 'state', text: r.state_before, gold: names.map((n) => [n]), theorem: r.theorem };
       if (r.tactic) q.tactic = r.tactic;
@@ -82,13 +95,16 @@ function loadLeanDojo(file: string): EvalQuery[] {
     });
 }
 
+const LOADERS: Record<DatasetName, (file: string) => EvalQuery[]> = { mathlibqr: loadQR, mathlibmpr: loadMPR, leandojo: loadLeanDojo };
+
+/** The queries of a dataset file; an error naming the file when it is not one, or has none. */
 export function loadDataset(name: DatasetName, file: string): EvalQuery[] {
-  switch (name) {
-    case 'mathlibqr':
-      return loadQR(file);
-    case 'mathlibmpr':
-      return loadMPR(file);
-    case 'leandojo':
-      return loadLeanDojo(file);
+  let queries: EvalQuery[];
+  try {
+    queries = LOADERS[name](file);
+  } catch (e) {
+    throw new Error(`${file}: not a ${name} dataset (${(e as Error).message})`);
   }
+  if (!queries.length) throw new Error(`${file}: no ${name} queries in it`);
+  return queries;
 }

@@ -22,6 +22,12 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_ACTIVE = 4;
 /** Requests waiting for a turn; beyond this, 503. */
 export const MAX_QUEUED = 64;
+/**
+ * Most time a request being worked on may take to send its body: it holds one of
+ * the MAX_ACTIVE places meanwhile, so without this 4 clients that stall mid-body
+ * would keep every other caller waiting (up to node's 300 s request timeout).
+ */
+export const BODY_TIMEOUT_MS = 10_000;
 /** What a 503 tells the client to wait, in seconds. */
 export const RETRY_AFTER_S = 1;
 
@@ -29,31 +35,45 @@ export interface ApiServerOptions {
   maxBodyBytes?: number;
   maxActive?: number;
   maxQueued?: number;
+  bodyTimeoutMs?: number;
 }
 
 class TooLarge extends Error {}
+class TooSlow extends Error {}
 
-/** The body as text; TooLarge as soon as it passes `limit`, the rest then read and discarded. */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/**
+ * The body as text; TooLarge as soon as it passes `limit`, the rest then read and discarded;
+ * TooSlow when it has not all come within `timeoutMs`.
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
     let size = 0;
+    const stop = (e: Error) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      chunks = [];
+      reject(e);
+    };
+    const timer = setTimeout(() => stop(new TooSlow()), timeoutMs);
     const onData = (c: Buffer) => {
       size += c.length;
       if (size <= limit) return void chunks.push(c);
-      req.off('data', onData);
-      chunks = [];
       req.resume();
-      reject(new TooLarge());
+      stop(new TooLarge());
     };
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', stop);
   });
 }
 
 export function createApiServer(api: LeanHammerApi, log: (line: string) => void, opts: ApiServerOptions = {}): Server {
   const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+  const bodyTimeout = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const queue = new WorkQueue(opts.maxActive ?? MAX_ACTIVE, opts.maxQueued ?? MAX_QUEUED);
   return createServer(async (req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -80,11 +100,17 @@ export function createApiServer(api: LeanHammerApi, log: (line: string) => void,
     const release = await entered;
     if (!release) return; // the client left while waiting
     try {
-      const body = req.method === 'POST' ? await readBody(req, limit) : '';
+      const body = req.method === 'POST' ? await readBody(req, limit, bodyTimeout) : '';
       const r = await api.handle(req.method ?? 'GET', req.url ?? '/', body);
       send(r.status, r.body);
     } catch (e) {
       if (e instanceof TooLarge) return tooLarge();
+      if (e instanceof TooSlow) {
+        // the client still owes input: close the connection once answered, reading nothing more
+        res.on('finish', () => req.socket.destroy());
+        return send(408, { error: `request body not received within ${bodyTimeout / 1000} s` }, { connection: 'close' });
+      }
+      if (req.readableAborted) return; // the client left mid-body: no one to answer, nothing wrong here
       log(`${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
       send(500, { error: (e as Error).message });
     } finally {
