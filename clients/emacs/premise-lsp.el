@@ -290,7 +290,7 @@ With an empty QUERY, search for the goal (or declaration) at point."
                         (complete-with-action action cands string pred))))
              (choice (completing-read (format "Premise (%s): " (car cands)) table nil t nil nil (car cands))))
         (when (and choice (not (string-empty-p choice)))
-          (insert choice)
+          (insert (substring-no-properties choice)) ; not the hit data the candidate carries
           choice)))))
 
 (defun premise-lsp-code-actions ()

@@ -158,7 +158,10 @@ With `:server CMD' first in BODY, Eglot runs CMD instead."
         (should (equal (premise-lsp-search "m < n + 1 → m ≤ n") "Nat.le_of_lt_succ")))
       (should (member "Nat.add_comm" (cdar menus))))
     (premise-lsp-test--observe "search_line" (premise-lsp-test--line))
-    (should (equal (premise-lsp-test--line) "  exact Nat.le_of_lt_succ"))))
+    (should (equal (premise-lsp-test--line) "  exact Nat.le_of_lt_succ"))
+    ;; plain text: the candidate's hit data (statement, doc, …) stays out of the buffer
+    (should-not (text-properties-at (1- (point))))
+    (should-not (next-single-property-change (point-min) 'premise-lsp-hit))))
 
 (ert-deftest premise-lsp-test-search-at-point ()
   "With no text the query is the declaration at point (standalone)."
