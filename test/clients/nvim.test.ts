@@ -135,6 +135,12 @@ describe.skipIf(skip !== undefined)('neovim client: the Neovim >= 0.11 path (vim
     expect(out.completion_false_omnifunc).toBe('');
     expect(out.completion_calls_after_false).toBe(2);
   });
+
+  it('a cmd that is not installed (which Neovim 0.11 skips silently): setup() says so once, at level ERROR', () => {
+    expect(out.missing_notes).toHaveLength(1);
+    expect(out.missing_notes[0].msg).toMatch(/^premise-lsp: 'premise-lsp-not-installed-here' is not installed or not on PATH/);
+    expect(out.missing_notes[0].level).toBe(4);
+  });
 });
 
 describe.skipIf(skip !== undefined)('neovim client: never loses or misplaces the user\'s edits (headless nvim)', () => {
