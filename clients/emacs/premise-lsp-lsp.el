@@ -237,6 +237,16 @@ Turns `premise-lsp-lsp-proxy-mode' off (one premise-lsp per buffer)."
                          (lsp-can-execute-command? premise-lsp-search-command))))
                 (lsp-workspaces))))
 
+(defun premise-lsp-lsp--check-columns ()
+  "Signal a `user-error' when lsp-mode would misplace an edit at point.
+lsp-mode without position-encoding support (lsp-mode 8, for one) counts
+columns in characters where LSP counts UTF-16 units: on a line with a
+character beyond U+FFFF (𝓝, 𝔼) before point, an \"Insert premise\" edit
+would land in the wrong column (lsp-mode issue #2080)."
+  (when (and (not (boundp 'lsp--position-column-function))
+             (string-match-p "[\U00010000-\U0010FFFF]" (buffer-substring-no-properties (line-beginning-position) (point))))
+    (user-error "premise-lsp: not inserted: this lsp-mode counts columns in characters, not UTF-16, and the line has a character beyond U+FFFF (like 𝓝) before point, so the edit would land in the wrong place; use `premise-lsp-search' here, or Eglot")))
+
 (defun premise-lsp-lsp--backend ()
   "The lsp-mode backend, when lsp-mode runs premise-lsp in this buffer."
   (when-let ((ws (premise-lsp-lsp-workspace)))
@@ -247,6 +257,7 @@ Turns `premise-lsp-lsp-proxy-mode' off (one premise-lsp per buffer)."
                       (let ((p (lsp--text-document-position-params)))
                         (list :uri (lsp--buffer-uri) :position (plist-get p :position))))
           :code-actions (lambda ()
+                          (premise-lsp-lsp--check-columns)
                           (let ((params (list :textDocument (lsp--text-document-identifier)
                                               :range (lsp--region-to-range (point) (point))
                                               :context (list :diagnostics [] :only ["quickfix"]))))

@@ -33,6 +33,7 @@
 (require 'subr-x)
 
 (declare-function eglot-current-server "eglot")
+(declare-function eglot--capabilities "eglot")
 (declare-function eglot-code-actions "eglot")
 (declare-function eglot-execute "eglot")
 (declare-function eglot-execute-command "eglot")
@@ -181,10 +182,24 @@ For example (:k 10 :mode \"bm25\" :codeActions (:max 3))."
   "Functions returning the backend plist of the current buffer, or nil.
 The first non-nil answer is used; premise-lsp-lsp.el adds lsp-mode's.")
 
+(defun premise-lsp--missing-program ()
+  "The program of `premise-lsp-command' when it is not installed, else nil."
+  (let ((exe (car premise-lsp-command)))
+    (unless (and exe (or (file-executable-p exe) (executable-find exe)))
+      (or exe ""))))
+
 (defun premise-lsp--backend ()
   "The backend talking to premise-lsp in this buffer, or an error."
   (or (run-hook-with-args-until-success 'premise-lsp-backend-functions)
-      (user-error "premise-lsp: no premise-lsp server in this buffer (M-x eglot, or lsp-mode with premise-lsp-lsp)")))
+      (let ((exe (premise-lsp--missing-program))
+            (other (and (fboundp 'eglot-current-server) (eglot-current-server))))
+        (cond
+         (other
+          (user-error "premise-lsp: this buffer's Eglot server is not premise-lsp (M-x eglot-shutdown, then M-x eglot with premise-lsp)"))
+         (exe
+          (user-error "premise-lsp: no premise-lsp server in this buffer: `%s' is not installed or not on PATH (see `premise-lsp-command')" exe))
+         (t
+          (user-error "premise-lsp: no premise-lsp server in this buffer (M-x eglot, or lsp-mode with premise-lsp-lsp)"))))))
 
 (defun premise-lsp--call (op &rest args)
   "Call OP of this buffer's backend with ARGS."
@@ -196,22 +211,30 @@ The first non-nil answer is used; premise-lsp-lsp.el adds lsp-mode's.")
 
 ;;;;; Eglot
 
+(defun premise-lsp--eglot-server ()
+  "This buffer's Eglot server when it is premise-lsp (offers `premise-lsp.search').
+Another server (Eglot's for a non-Lean buffer, a plain Lean server) is not."
+  (when-let ((server (and (fboundp 'eglot-current-server) (eglot-current-server))))
+    (let* ((caps (eglot--capabilities server))
+           (commands (plist-get (plist-get caps :executeCommandProvider) :commands)))
+      (when (member premise-lsp-search-command (append commands nil))
+        server))))
+
 (defun premise-lsp--eglot-backend ()
-  "The Eglot backend, when Eglot manages this buffer."
-  (when (and (fboundp 'eglot-current-server) (eglot-current-server))
-    (let ((server (eglot-current-server)))
-      (list :request (lambda (method params) (jsonrpc-request server (intern (concat ":" method)) params))
-            :notify (lambda (method params) (jsonrpc-notify server (intern (concat ":" method)) params))
-            :document (lambda ()
-                        (premise-lsp--sync)
-                        (list :uri (plist-get (eglot--TextDocumentIdentifier) :uri)
-                              :position (plist-get (eglot--TextDocumentPositionParams) :position)))
-            :code-actions (lambda ()
-                            (premise-lsp--sync)
-                            (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
-                                     when (premise-lsp--insert-action-p (plist-get a :title))
-                                     collect (cons (plist-get a :title) a)))
-            :execute (lambda (action) (premise-lsp--execute-action server action))))))
+  "The Eglot backend, when Eglot runs premise-lsp in this buffer."
+  (when-let ((server (premise-lsp--eglot-server)))
+    (list :request (lambda (method params) (jsonrpc-request server (intern (concat ":" method)) params))
+          :notify (lambda (method params) (jsonrpc-notify server (intern (concat ":" method)) params))
+          :document (lambda ()
+                      (premise-lsp--sync)
+                      (list :uri (plist-get (eglot--TextDocumentIdentifier) :uri)
+                            :position (plist-get (eglot--TextDocumentPositionParams) :position)))
+          :code-actions (lambda ()
+                          (premise-lsp--sync)
+                          (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
+                                   when (premise-lsp--insert-action-p (plist-get a :title))
+                                   collect (cons (plist-get a :title) a)))
+          :execute (lambda (action) (premise-lsp--execute-action server action)))))
 
 (defun premise-lsp--sync ()
   "Send pending buffer changes before a request that depends on them."
@@ -246,7 +269,9 @@ Returns the result plist (:query :source :results [...])."
 (defun premise-lsp-search (query)
   "Search premises for QUERY, pick one and insert its name at point.
 With an empty QUERY, search for the goal (or declaration) at point."
-  (interactive (list (read-string "Premise search (empty: goal at point): ")))
+  (interactive (progn (barf-if-buffer-read-only)
+                      (list (read-string "Premise search (empty: goal at point): "))))
+  (barf-if-buffer-read-only) ; before asking the server and showing a menu
   (let* ((result (premise-lsp-search-results query))
          (hits (append (plist-get result :results) nil)))
     (if (null hits)
@@ -265,7 +290,7 @@ With an empty QUERY, search for the goal (or declaration) at point."
                         (complete-with-action action cands string pred))))
              (choice (completing-read (format "Premise (%s): " (car cands)) table nil t nil nil (car cands))))
         (when (and choice (not (string-empty-p choice)))
-          (insert choice)
+          (insert (substring-no-properties choice)) ; not the hit data the candidate carries
           choice)))))
 
 (defun premise-lsp-code-actions ()
@@ -291,6 +316,7 @@ With an empty QUERY, search for the goal (or declaration) at point."
 (defun premise-lsp-insert ()
   "Pick one of premise-lsp's \"Insert premise\" code actions and apply it."
   (interactive)
+  (barf-if-buffer-read-only) ; before asking the server and showing a menu
   (let* ((backend (premise-lsp--backend))
          (actions (funcall (plist-get backend :code-actions))))
     (if (null actions)

@@ -55,7 +55,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 5));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 6));
 
   for (const [setup, prefix] of [
     ['lean4-mode-style (premise-lsp wrapping lean4-mode\'s client)', 'proxy'],

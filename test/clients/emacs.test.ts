@@ -21,7 +21,12 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     fixture = fixtureCopy('Complete.lean');
     const outPath = join(dirname(fixture), 'emacs-out.json');
     proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
-      env: { PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()), PREMISE_LSP_TEST_FIXTURE: fixture, PREMISE_LSP_TEST_OUT: outPath },
+      env: {
+        PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
+        PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]), // a server that is not premise-lsp
+        PREMISE_LSP_TEST_FIXTURE: fixture,
+        PREMISE_LSP_TEST_OUT: outPath,
+      },
       timeoutMs: 25_000,
     });
     out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
@@ -33,7 +38,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 8));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 11));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');

@@ -135,4 +135,71 @@ describe.skipIf(skip !== undefined)('neovim client: the Neovim >= 0.11 path (vim
     expect(out.completion_false_omnifunc).toBe('');
     expect(out.completion_calls_after_false).toBe(2);
   });
+
+  it('a cmd that is not installed (which Neovim 0.11 skips silently): setup() says so once, at level ERROR', () => {
+    expect(out.missing_notes).toHaveLength(1);
+    expect(out.missing_notes[0].msg).toMatch(/^premise-lsp: 'premise-lsp-not-installed-here' is not installed or not on PATH/);
+    expect(out.missing_notes[0].level).toBe(4);
+  });
+});
+
+describe.skipIf(skip !== undefined)('neovim client: never loses or misplaces the user\'s edits (headless nvim)', () => {
+  let out: any;
+  let file: string;
+  let original: string[];
+
+  beforeAll(async () => {
+    file = fixtureCopy('Complete.lean');
+    original = readFileSync(file, 'utf8').replace(/\n$/, '').split('\n');
+    ({ out } = await nvimScript('robust.lua', file, join(dirname(file), 'nvim-out.json'), { PREMISE_LSP_CMD: JSON.stringify(serverCommand()) }));
+  }, 40_000);
+
+  afterAll(() => {
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  });
+
+  const texts = (step: any) => (step.messages as { msg: string }[]).map((m) => m.msg);
+
+  it('premise-lsp not installed: one clear message at setup (not two per opened buffer), and the commands name it', () => {
+    const s = out.steps.missing;
+    expect(s.status).toBe('ok');
+    expect(s.errmsg).toBe('');
+    const missing = texts(s).filter((m) => m.includes("'premise-lsp-not-installed-here' is not installed or not on PATH"));
+    expect(missing).toHaveLength(2); // setup, then :PremiseInsert
+    expect(texts(s)).toHaveLength(2);
+    expect(texts(s)[1]).toMatch(/^premise-lsp: no premise-lsp client attached to this buffer: /);
+  });
+
+  it('setup() without settings sends the settings section as a JSON object (the server refused [] with an error)', () => {
+    const s = out.steps.no_settings;
+    expect(s.status).toBe('ok');
+    expect(texts(s)).toEqual([]);
+    expect(s.line).toBe('  exact Nat.le_of_lt_succ');
+  });
+
+  it(':PremiseInsert on a buffer edited while the menu was up: nothing applied at stale positions, a message instead', () => {
+    const s = out.steps.stale_action;
+    expect(s.status).toBe('ok');
+    expect(s.errmsg).toBe('');
+    expect(s.lines).toEqual(['-- a line typed meanwhile', ...original]);
+    expect(texts(s)).toEqual(['premise-lsp: not inserted: the buffer changed since the premises were offered; run :PremiseInsert again']);
+  });
+
+  it(':PremiseSearch whose window shows another file by the time of the choice: neither buffer gets the name', () => {
+    const s = out.steps.other_buffer;
+    expect(s.status).toBe('ok');
+    expect(s.other_lines).toEqual(['theorem other : True := by', '  trivial']);
+    expect(s.lines).toEqual(original);
+    expect(texts(s)).toEqual(['premise-lsp: not inserted: the window no longer shows the searched buffer']);
+  });
+
+  it("a buffer that is not 'modifiable': a message for :PremiseInsert and :PremiseSearch, no Lua error with a stack trace", () => {
+    const s = out.steps.not_modifiable;
+    expect(s.status).toBe('ok');
+    expect(s.insert_errmsg).toBe('');
+    expect(s.errmsg).toBe('');
+    expect(s.insert_messages.map((m: any) => m.msg)).toEqual(["premise-lsp: not inserted: the buffer is not 'modifiable'"]);
+    expect(texts(s)).toEqual(["premise-lsp: not inserted: the buffer is not 'modifiable'"]);
+    expect(s.lines).toEqual(original);
+  });
 });

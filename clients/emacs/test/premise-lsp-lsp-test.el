@@ -263,6 +263,29 @@
             (should (equal (plist-get r :source) "declaration")))))
     (premise-lsp-lsp-add-on-mode -1)))
 
+(ert-deftest premise-lsp-lsp-test-astral-column ()
+  "A character beyond U+FFFF before point: lsp-mode 8 would misplace the edit, so none is made."
+  (unwind-protect
+      (progn
+        (premise-lsp-lsp-add-on-mode 1)
+        (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("lean4-lsp" "premise-lsp"))
+          (premise-lsp-test--goto "rw [")
+          (beginning-of-line)
+          (insert "/- 𝓝 𝔼 -/")
+          (premise-lsp-test--goto "rw [" t)
+          (let ((before (buffer-string)) menus)
+            (premise-lsp-test--choosing-default menus
+              (let ((err (should-error (premise-lsp-insert) :type 'user-error)))
+                (should (string-match-p "not inserted: this lsp-mode counts columns in characters" (cadr err)))))
+            (should (null menus))
+            (should (equal (buffer-string) before)))
+          ;; a plain insertion at point is right: premise-lsp-search still works there
+          (let (menus)
+            (premise-lsp-test--choosing-default menus
+              (should (equal (premise-lsp-search "m < n + 1 → m ≤ n") "Nat.le_of_lt_succ"))))
+          (should (equal (premise-lsp-test--line) "/- 𝓝 𝔼 -/  rw [Nat.le_of_lt_succ"))))
+    (premise-lsp-lsp-add-on-mode -1)))
+
 ;;;; isabelle-emacs-style setup: premise-lsp in front of lsp-isar
 
 (ert-deftest premise-lsp-lsp-test-isabelle-proxy ()

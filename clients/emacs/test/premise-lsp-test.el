@@ -20,15 +20,19 @@
 (require 'premise-lsp)
 
 (defvar premise-lsp-test--fixture (getenv "PREMISE_LSP_TEST_FIXTURE"))
+(defvar premise-lsp-test--fake-lean (premise-lsp-test--json-env "PREMISE_LSP_TEST_FAKE_LEAN")
+  "A language server that is not premise-lsp (the fake Lean of test/doubles).")
 
 (defmacro premise-lsp-test--with-server (&rest body)
-  "Run BODY in a fresh copy of the fixture, managed by Eglot with premise-lsp."
+  "Run BODY in a fresh copy of the fixture, managed by Eglot with premise-lsp.
+With `:server CMD' first in BODY, Eglot runs CMD instead."
   (declare (indent 0))
+  (let ((server (if (eq (car body) :server) (prog1 (cadr body) (setq body (cddr body))) 'premise-lsp-test--server)))
   `(progn
-     (skip-unless (and premise-lsp-test--server premise-lsp-test--fixture))
+     (skip-unless (and ,server premise-lsp-test--fixture))
      (let* ((dir (make-temp-file "premise-lsp-ert-" t))
             (file (expand-file-name (file-name-nondirectory premise-lsp-test--fixture) dir))
-            (premise-lsp-command premise-lsp-test--server)
+            (premise-lsp-command ,server)
             (premise-lsp-upstream 'auto)
             (premise-lsp-settings '(:codeActions (:max 2) :liveIndex :json-false)) ; live index off: the fixture's own theorems would compete
             ;; t, not a number: Eglot 1.9 waits a number of seconds with one
@@ -53,7 +57,7 @@
                (when server (ignore-errors (eglot-shutdown server))))
              (set-buffer-modified-p nil))
            (kill-buffer buf))
-         (delete-directory dir t)))))
+         (delete-directory dir t))))))
 
 ;;;; Without a server
 
@@ -154,7 +158,10 @@
         (should (equal (premise-lsp-search "m < n + 1 → m ≤ n") "Nat.le_of_lt_succ")))
       (should (member "Nat.add_comm" (cdar menus))))
     (premise-lsp-test--observe "search_line" (premise-lsp-test--line))
-    (should (equal (premise-lsp-test--line) "  exact Nat.le_of_lt_succ"))))
+    (should (equal (premise-lsp-test--line) "  exact Nat.le_of_lt_succ"))
+    ;; plain text: the candidate's hit data (statement, doc, …) stays out of the buffer
+    (should-not (text-properties-at (1- (point))))
+    (should-not (next-single-property-change (point-min) 'premise-lsp-hit))))
 
 (ert-deftest premise-lsp-test-search-at-point ()
   "With no text the query is the declaration at point (standalone)."
@@ -165,6 +172,43 @@
       (premise-lsp-test--observe "search_at_point" (vconcat names))
       (should (equal (plist-get r :source) "declaration"))
       (should (equal (car names) "Nat.mul_comm")))))
+
+(ert-deftest premise-lsp-test-not-installed ()
+  "Without a server, and `premise-lsp-command' not installed, the commands say so."
+  (with-temp-buffer
+    (let ((premise-lsp-command '("premise-lsp-not-installed-here" "serve" "--stdio")))
+      (dolist (cmd (list (lambda () (premise-lsp-search "foo")) #'premise-lsp-insert))
+        (let ((err (should-error (funcall cmd) :type 'user-error)))
+          (should (string-match-p "premise-lsp-not-installed-here. is not installed or not on PATH" (cadr err))))))))
+
+;;;; Awkward moments
+
+(ert-deftest premise-lsp-test-other-server ()
+  "A buffer whose Eglot server is not premise-lsp: a clear error, nothing sent to it."
+  (premise-lsp-test--with-server
+    :server premise-lsp-test--fake-lean
+    (premise-lsp-test--goto "rw [" t)
+    (let ((before (buffer-string)) menus)
+      (premise-lsp-test--choosing-default menus
+        (dolist (cmd (list (lambda () (premise-lsp-search "m < n")) (lambda () (premise-lsp-search ""))
+                           #'premise-lsp-insert #'premise-lsp-send-settings))
+          (let ((err (should-error (funcall cmd) :type 'user-error)))
+            (should (string-match-p "Eglot server is not premise-lsp" (cadr err))))))
+      (should (null menus))
+      (should (equal (buffer-string) before)))))
+
+(ert-deftest premise-lsp-test-read-only ()
+  "In a read-only buffer both commands stop before asking the server or showing a menu."
+  (premise-lsp-test--with-server
+    (premise-lsp-test--goto "rw [" t)
+    (read-only-mode 1)
+    (let ((before (buffer-string)) menus)
+      (premise-lsp-test--choosing-default menus
+        (should-error (premise-lsp-insert) :type 'buffer-read-only)
+        (should-error (premise-lsp-search "m < n + 1 → m ≤ n") :type 'buffer-read-only))
+      (should (null menus))
+      (should (equal (buffer-string) before)))
+    (read-only-mode -1)))
 
 (provide 'premise-lsp-test)
 ;;; premise-lsp-test.el ends here

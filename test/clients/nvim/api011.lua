@@ -98,6 +98,15 @@ local ok, err = xpcall(function()
 
   -- no FileType autocommand of ours: Neovim 0.11 attaches by itself
   result.autocmds = #vim.api.nvim_get_autocmds({ group = 'premise-lsp' })
+
+  -- a command that is not installed: Neovim 0.11 would skip it without a word; setup() says so, once
+  local notes = {}
+  vim.notify = function(msg, level)
+    table.insert(notes, { msg = msg, level = level })
+  end
+  pl.setup({ cmd = { 'premise-lsp-not-installed-here', 'serve', '--stdio' } })
+  pl.setup({ cmd = { 'premise-lsp-not-installed-here', 'serve', '--stdio' } })
+  result.missing_notes = notes
 end, debug.traceback)
 
 result.error = not ok and tostring(err) or nil

@@ -102,7 +102,33 @@ function M.settings()
   if M.config.index and s.index == nil then
     s.index = M.config.index
   end
+  if next(s) == nil then
+    return vim.empty_dict() -- JSON {}, not [] (the server wants an object)
+  end
   return s
+end
+
+-- programs already reported as missing (one message per program, not one per buffer)
+local reported_missing = {}
+
+--- The server program when it cannot be run (not installed, not on PATH), else nil.
+function M.missing_program(cmd)
+  cmd = cmd or M.config.cmd
+  if type(cmd) ~= 'table' and type(cmd) ~= 'string' then
+    return nil -- a function: the user starts it
+  end
+  local exe = M.command(nil, false, cmd)[1]
+  if exe and vim.fn.executable(exe) == 1 then
+    return nil
+  end
+  return exe or ''
+end
+
+local function report_missing(exe)
+  if not reported_missing[exe] then
+    reported_missing[exe] = true
+    notify(string.format("'%s' is not installed or not on PATH: put premise-lsp on PATH or set `cmd` in setup(), e.g. { 'node', '/path/to/premise-lsp/dist/cli.js', 'serve', '--stdio' }", exe), vim.log.levels.ERROR)
+  end
 end
 
 local function buffer_clients(bufnr)
@@ -225,6 +251,11 @@ function M.attach(bufnr)
     }, { bufnr = bufnr })
   end
   if not id then
+    local exe = M.missing_program()
+    if exe then
+      report_missing(exe)
+      return nil
+    end
     local settings = M.settings()
     local capabilities = M.config.capabilities or vim.lsp.protocol.make_client_capabilities()
     id = vim.lsp.start_client({
@@ -256,7 +287,12 @@ local function with_client(fn)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
   if not client then
-    notify('no premise-lsp client attached to this buffer', vim.log.levels.WARN)
+    local exe = M.config.autostart and M.missing_program()
+    if exe then
+      notify(string.format("no premise-lsp client attached to this buffer: '%s' is not installed or not on PATH", exe), vim.log.levels.WARN)
+    else
+      notify('no premise-lsp client attached to this buffer', vim.log.levels.WARN)
+    end
     return
   end
   fn(client, bufnr)
@@ -293,6 +329,17 @@ local function lsp_position(row, col, encoding)
   return { line = row - 1, character = character }
 end
 
+--- Can the user's edit go into `bufnr`? Otherwise a message saying why (nil: it can).
+local function not_editable(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return 'the buffer is gone'
+  end
+  if not vim.api.nvim_buf_get_option(bufnr, 'modifiable') then
+    return "the buffer is not 'modifiable'"
+  end
+  return nil
+end
+
 local function insert_at_cursor(text)
   local row, col = M.cursor()
   vim.api.nvim_buf_set_text(0, row - 1, col, row - 1, col, { text })
@@ -323,6 +370,7 @@ end
 --- :PremiseSearch[!] [text]
 function M.search_command_handler(text, to_quickfix)
   local win = vim.api.nvim_get_current_win()
+  local bufnr = vim.api.nvim_get_current_buf()
   M.search(text, function(err, result)
     if err then
       notify('search failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
@@ -347,9 +395,18 @@ function M.search_command_handler(text, to_quickfix)
       if not choice then
         return
       end
-      if vim.api.nvim_win_is_valid(win) then
-        vim.api.nvim_set_current_win(win)
+      -- the name goes into the buffer searched from, never into one shown since
+      -- (another project's file in that window)
+      if not vim.api.nvim_win_is_valid(win) or vim.api.nvim_win_get_buf(win) ~= bufnr then
+        notify('not inserted: the window no longer shows the searched buffer', vim.log.levels.WARN)
+        return
       end
+      local why = not_editable(bufnr)
+      if why then
+        notify('not inserted: ' .. why, vim.log.levels.WARN)
+        return
+      end
+      vim.api.nvim_set_current_win(win)
       insert_at_cursor(choice.name)
     end)
   end)
@@ -375,6 +432,7 @@ end
 --- premise-lsp's "Insert premise" code actions at the cursor; `on_actions(client, actions)`.
 function M.code_actions(on_actions)
   with_client(function(client, bufnr)
+    local tick = vim.api.nvim_buf_get_changedtick(bufnr)
     local row, col = M.cursor()
     local pos = lsp_position(row, col, client.offset_encoding)
     local params = {
@@ -387,14 +445,14 @@ function M.code_actions(on_actions)
         notify('code actions failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
         return
       end
-      on_actions(client, vim.tbl_filter(is_premise_action, result or {}))
+      on_actions(client, vim.tbl_filter(is_premise_action, result or {}), bufnr, tick)
     end, bufnr)
   end)
 end
 
 --- :PremiseInsert — choose an "Insert premise" action and apply it.
 function M.insert_command_handler()
-  M.code_actions(function(client, actions)
+  M.code_actions(function(client, actions, bufnr, tick)
     if #actions == 0 then
       notify('no premise to insert here')
       return
@@ -409,16 +467,33 @@ function M.insert_command_handler()
       if not action then
         return
       end
+      -- the action's edit holds positions in the text it was computed for:
+      -- applied to a buffer edited since, it would land in the wrong place
+      local function apply_if_current(a)
+        local why = not_editable(bufnr)
+          or (vim.api.nvim_buf_get_changedtick(bufnr) ~= tick and 'the buffer changed since the premises were offered; run :PremiseInsert again')
+        if why then
+          notify('not inserted: ' .. why, vim.log.levels.WARN)
+          return false
+        end
+        if a then
+          apply_action(client, a)
+        end
+        return true
+      end
       if not action.edit and not action.command then
+        if not apply_if_current(nil) then
+          return
+        end
         request(client, 'codeAction/resolve', action, function(err, resolved)
           if err then
-            notify('resolve failed: ' .. err.message, vim.log.levels.ERROR)
+            notify('resolve failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
             return
           end
-          apply_action(client, resolved)
-        end)
+          apply_if_current(resolved)
+        end, bufnr)
       else
-        apply_action(client, action)
+        apply_if_current(action)
       end
     end)
   end)
@@ -441,6 +516,11 @@ function M.setup(opts)
   local group = vim.api.nvim_create_augroup('premise-lsp', { clear = true })
   if M.config.autostart and M.has_lsp_config() then
     -- Neovim >= 0.11: Neovim starts, reuses and attaches the client itself
+    -- (and skips a command that is not executable without a word: say it once here)
+    local exe = M.missing_program()
+    if exe then
+      report_missing(exe)
+    end
     vim.lsp.config(M.name, M.lsp_config())
     vim.lsp.enable(M.name)
   elseif M.config.autostart then

@@ -1,0 +1,185 @@
+-- Driven by test/clients/nvim.test.ts ("never loses the user's edits"):
+--   nvim --headless --clean --cmd 'set rtp^=clients/nvim' -S test/clients/nvim/robust.lua <dir/Complete.lean>
+-- Env: PREMISE_LSP_CMD (JSON list: the server command), PREMISE_LSP_OUT (JSON written here).
+-- The awkward moments of an editing session: premise-lsp not installed, setup()
+-- without settings, a buffer edited or replaced while the menu is up, a buffer
+-- that is not 'modifiable'. Records the buffers' text and every message.
+local out_path = assert(os.getenv('PREMISE_LSP_OUT'), 'PREMISE_LSP_OUT not set')
+local cmd = vim.json.decode((assert(os.getenv('PREMISE_LSP_CMD'), 'PREMISE_LSP_CMD not set')))
+
+local result = { steps = {}, messages = {} }
+local function write_out()
+  local f = assert(io.open(out_path, 'w'))
+  f:write(vim.json.encode(result))
+  f:close()
+end
+
+local messages -- the current step's messages
+vim.notify = function(msg, level)
+  table.insert(messages, { msg = msg, level = level or 0 })
+end
+
+local function lines(buf)
+  return vim.api.nvim_buf_get_lines(buf or 0, 0, -1, false)
+end
+
+local function find(needle)
+  for i, l in ipairs(lines()) do
+    local s, e = l:find(needle, 1, true)
+    if s then
+      return i, e
+    end
+  end
+  error('no ' .. needle .. ' in the buffer')
+end
+
+local function wait(cond, timeout_ms, what)
+  local deadline = vim.loop.now() + (timeout_ms or 8000)
+  while true do
+    local ok, v = pcall(cond)
+    if ok and v then
+      return v
+    end
+    if vim.loop.now() > deadline then
+      error('timed out waiting for ' .. (what or 'a condition'))
+    end
+    coroutine.yield()
+  end
+end
+
+-- vim.ui.select stand-in: runs `before_choice` (what the user does while the menu is up), takes the first item
+local before_choice
+vim.ui.select = function(items, _, on_choice)
+  vim.schedule(function()
+    if before_choice then
+      before_choice()
+    end
+    on_choice(items[1], 1)
+  end)
+end
+
+-- a step: its messages, Vim errors (v:errmsg: an error with a stack trace in a callback) and own result
+local function step(name, fn)
+  messages = {}
+  vim.v.errmsg = ''
+  local rec = {}
+  local ok, err = pcall(fn, rec)
+  rec.status = ok and 'ok' or tostring(err)
+  rec.messages = messages
+  rec.errmsg = vim.v.errmsg
+  result.steps[name] = rec
+end
+
+-- wait for the plugin's answer to a command: a message, a Vim error, or `changed()`
+local function until_answer(changed)
+  wait(function()
+    return #messages > 0 or vim.v.errmsg ~= '' or (changed and changed())
+  end, 8000, 'a message, an error or an edit')
+end
+
+local function main()
+  local pl = require('premise-lsp')
+  local file = vim.api.nvim_buf_get_name(0)
+  local dir = vim.fn.fnamemodify(file, ':h')
+
+  step('missing', function(rec)
+    pl.setup({ cmd = { 'premise-lsp-not-installed-here', 'serve', '--stdio' } })
+    vim.cmd('edit ' .. dir .. '/Other.lean')
+    vim.cmd('edit ' .. file)
+    vim.cmd('PremiseInsert')
+  end)
+
+  step('no_settings', function(rec)
+    -- setup() with neither settings nor index: the section is still a JSON object
+    pl.setup({ cmd = cmd })
+    wait(function()
+      local c = pl.client(0)
+      return c and c.initialized
+    end, 10000, 'the client to initialize')
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] })
+    vim.cmd('PremiseSearch m < n + 1 → m ≤ n')
+    wait(function()
+      return lines()[row] ~= '  exact '
+    end, 8000, 'the search result')
+    rec.line = lines()[row]
+    vim.cmd('undo')
+  end)
+
+  step('stale_action', function(rec)
+    -- :PremiseInsert; while the menu is up, a line is added above
+    local buf = vim.api.nvim_get_current_buf()
+    local row, col = find('rw [')
+    vim.api.nvim_win_set_cursor(0, { row, col })
+    local typed
+    before_choice = function()
+      vim.api.nvim_buf_set_lines(buf, 0, 0, false, { '-- a line typed meanwhile' })
+      typed = table.concat(lines(buf), '\n')
+    end
+    vim.cmd('PremiseInsert')
+    until_answer(function()
+      return typed and table.concat(lines(buf), '\n') ~= typed
+    end)
+    before_choice = nil
+    rec.lines = lines(buf)
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, {})
+  end)
+
+  step('other_buffer', function(rec)
+    -- :PremiseSearch; while the menu is up, the window switches to another project's file
+    local buf = vim.api.nvim_get_current_buf()
+    local other = dir .. '/other/Notes.lean'
+    vim.fn.mkdir(dir .. '/other', 'p')
+    vim.fn.writefile({ 'theorem other : True := by', '  trivial' }, other)
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] })
+    before_choice = function()
+      vim.cmd('edit ' .. other)
+    end
+    vim.cmd('PremiseSearch m < n + 1 → m ≤ n')
+    until_answer(function()
+      return vim.api.nvim_buf_get_name(0) == other and lines()[1] ~= 'theorem other : True := by'
+    end)
+    before_choice = nil
+    rec.other_lines = lines()
+    rec.lines = lines(buf)
+    vim.cmd('buffer ' .. buf)
+  end)
+
+  step('not_modifiable', function(rec)
+    vim.bo.modifiable = false
+    local row, col = find('rw [')
+    vim.api.nvim_win_set_cursor(0, { row, col })
+    vim.cmd('PremiseInsert')
+    until_answer()
+    rec.insert_messages, rec.insert_errmsg = messages, vim.v.errmsg
+    messages, vim.v.errmsg = {}, ''
+    vim.cmd('PremiseSearch m < n + 1 → m ≤ n')
+    until_answer()
+    rec.lines = lines()
+    vim.bo.modifiable = true
+  end)
+end
+
+local timer = vim.loop.new_timer()
+local function finish(err)
+  result.error = err
+  timer:stop()
+  pcall(write_out)
+  vim.schedule(function()
+    vim.cmd('qall!')
+  end)
+end
+
+local co = coroutine.create(function()
+  local ok, err = xpcall(main, debug.traceback)
+  finish(not ok and tostring(err) or nil)
+end)
+timer:start(0, 20, vim.schedule_wrap(function()
+  if coroutine.status(co) == 'suspended' then
+    local ok, err = coroutine.resume(co)
+    if not ok then
+      finish(tostring(err))
+    end
+  end
+end))
