@@ -16,6 +16,12 @@ describe('settings', () => {
   it('rejects a non-object section', () => {
     expect(applyConfig(defaultConfig(), 'x').errors).toHaveLength(1);
     expect(applyConfig(defaultConfig(), null).errors).toHaveLength(0);
+    expect(applyConfig(defaultConfig(), [1]).errors).toHaveLength(1);
+  });
+  it('reads an empty list as no settings (Lua clients encode an empty table as [])', () => {
+    const r = applyConfig(defaultConfig(), []);
+    expect(r.errors).toEqual([]);
+    expect(r.config).toEqual(defaultConfig());
   });
   it('finds our section in initializationOptions', () => {
     expect(sectionOf({ 'premise-lsp': { k: 3 }, editDelay: 10 }, false)).toEqual({ k: 3 });

@@ -105,7 +105,8 @@ export function applyConfig(prev: PremiseConfig, input: unknown): ConfigResult {
   const config: PremiseConfig = { ...prev, completion: { ...prev.completion }, codeActions: { ...prev.codeActions }, llm: { ...prev.llm } };
   const errors: string[] = [];
   const changed: string[] = [];
-  if (input === undefined || input === null) return { config, errors, changed };
+  // (an empty list is an empty table as Lua clients encode it: no settings)
+  if (input === undefined || input === null || (Array.isArray(input) && input.length === 0)) return { config, errors, changed };
   if (typeof input !== 'object' || Array.isArray(input)) {
     return { config, errors: [`settings "${SECTION}" must be an object`], changed };
   }
