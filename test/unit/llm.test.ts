@@ -15,7 +15,7 @@ import { openEngine } from '../../server/src/engine/open.js';
 import { LeanHammerApi } from '../../server/src/http/leanhammer.js';
 import { parseAugmentation } from '../../server/src/llm/augment.js';
 import { InformalCache } from '../../server/src/llm/cache.js';
-import { endpointUrl, LlmClient } from '../../server/src/llm/client.js';
+import { endpointUrl, LlmClient, MAX_REPLY_BYTES } from '../../server/src/llm/client.js';
 import { informalizeHook } from '../../server/src/llm/index-hook.js';
 import { fuseRankings, searchWithLlm } from '../../server/src/llm/search.js';
 import { applyConfig, defaultConfig } from '../../server/src/lsp/config.js';
@@ -73,6 +73,43 @@ describe('LLM client', () => {
     await expect(new LlmClient({ url: fake.url, retries: 2 }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ kind: 'http' });
     expect(fake.requests).toHaveLength(1);
   });
+
+  it('stops reading a reply over the size limit (an endless stream), not at the deadline', async () => {
+    fake.behaviour = () => 'flood';
+    await expect(new LlmClient({ url: fake.url, timeoutMs: 60_000 }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({
+      kind: 'malformed',
+      message: `the reply is over ${MAX_REPLY_BYTES} bytes`,
+    });
+    expect(fake.requests).toHaveLength(1);
+  }, 60_000);
+
+  it('a declared Content-Length over the limit is refused before reading', async () => {
+    const body = ' '.repeat(MAX_REPLY_BYTES + 1);
+    fake.behaviour = () => ({ status: 200, body });
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/over \d+ bytes/);
+  });
+
+  it('drops <think> blocks in linear time (many unclosed ones do not block the event loop)', async () => {
+    fake.behaviour = () => '<think>a</think>x<think>b</think>y';
+    expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe('xy');
+    const hostile = '<think>'.repeat(150_000);
+    fake.behaviour = () => hostile;
+    expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe(hostile);
+  }, 20_000);
+
+  it('honours Retry-After: waits as asked within the deadline, gives up at once past it', async () => {
+    let first: number | undefined;
+    fake.behaviour = () => {
+      first ??= Date.now();
+      return Date.now() - first < 1000 ? { status: 429, body: 'slow down', headers: { 'retry-after': '1' } } : 'ok';
+    };
+    await expect(new LlmClient({ url: fake.url, retries: 1 }).chat([{ role: 'user', content: 'x' }])).resolves.toBe('ok');
+    expect(fake.requests).toHaveLength(2);
+    fake.requests = [];
+    fake.behaviour = () => ({ status: 429, body: 'slow down', headers: { 'retry-after': '3600' } });
+    await expect(new LlmClient({ url: fake.url, retries: 3 }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/HTTP 429.*Retry-After 3600 s is past the 10000 ms deadline/);
+    expect(fake.requests).toHaveLength(1);
+  }, 20_000);
 });
 
 describe('query augmentation', () => {
