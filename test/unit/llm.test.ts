@@ -277,6 +277,25 @@ describe('index-time informal statements', () => {
     expect(readFileSync(join(cacheDir, 'informal.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{"key"')).length).toBeGreaterThanOrEqual(5);
   });
 
+  it('a cached answer from another endpoint is not reused (both serve their one model as "default")', async () => {
+    const sample = resolve(__dirname, '../fixtures/sample/lean');
+    const cacheDir = join(tmp, 'cache-endpoints');
+    fake.behaviour = (req) => `Endpoint one on ${nameIn(req)}.`;
+    const other = await fakeLlm((req) => `Endpoint two on ${nameIn(req)}.`);
+    try {
+      await buildIndex({ sources: [sample], out: join(tmp, 'e1'), enrich: informalizeHook(new LlmClient({ url: fake.url, ratePerSecond: 1000 }), { cacheDir, log, max: 2 }) });
+      const second = new LlmClient({ url: other.url, ratePerSecond: 1000 });
+      await buildIndex({ sources: [sample], out: join(tmp, 'e2'), enrich: informalizeHook(second, { cacheDir, log, max: 2 }) });
+      expect(second.requests).toBe(2);
+      const e = await openEngine(join(tmp, 'e2'), { sparseOnly: true, defaultReranker: false });
+      const informal = e.indexedNames().flatMap((n) => e.lookup(n)?.informal ?? []);
+      expect(informal).toHaveLength(2);
+      expect(informal.every((t) => t.startsWith('Endpoint two'))).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('an endpoint that keeps failing is given up on, and the index is still built', async () => {
     fake.behaviour = () => ({ status: 503, body: 'down' });
     const sample = resolve(__dirname, '../fixtures/sample');
