@@ -55,6 +55,8 @@ export function endpointUrl(url: string): string {
   } catch {
     throw new Error(`not a URL: ${JSON.stringify(url)}`);
   }
+  // fetch refuses such a URL at each call, and its error would print the password
+  if (u.username || u.password) throw new Error('the LLM endpoint URL must not hold a user name or password (put the API key in PREMISE_LSP_LLM_KEY)');
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`the LLM endpoint must be an http(s) URL, got ${JSON.stringify(url)}`);
   const path = u.pathname.replace(/\/+$/, '');
   if (/\/chat\/completions$/.test(path)) u.pathname = path;
