@@ -74,6 +74,13 @@ describe('LLM client', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('an error body or refusal with terminal escapes reaches the log without control characters', async () => {
+    fake.behaviour = () => ({ status: 400, body: 'bad\u001b]0;pwned\u0007 request\u001b[2J' });
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/^HTTP 400: bad ]0;pwned request \[2J$/);
+    fake.behaviour = () => ({ refusal: 'no\u001b[31m way' });
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/^refused: no \[31m way$/);
+  });
+
   it('stops reading a reply over the size limit (an endless stream), not at the deadline', async () => {
     fake.behaviour = () => 'flood';
     await expect(new LlmClient({ url: fake.url, timeoutMs: 60_000 }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({

@@ -93,6 +93,11 @@ async function readCapped(res: Response, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A server's text for an error message: one line of at most 120 characters, no control characters (a terminal would obey escape sequences on stderr). */
+function snippet(text: string): string {
+  return text.slice(0, 500).replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim().slice(0, 120);
+}
+
 /** Retry-After (seconds or an HTTP date) in ms, or undefined. */
 function retryAfterMs(value: string | null): number | undefined {
   if (!value) return undefined;
@@ -214,7 +219,7 @@ export class LlmClient {
       throw new LlmError(signal.aborted ? 'timeout' : 'network', signal.aborted ? `no answer within ${this.timeoutMs} ms` : 'the reply was cut off');
     }
     if (!res.ok) {
-      throw new LlmError('http', `HTTP ${res.status}${text ? `: ${text.slice(0, 500).replace(/\s+/g, ' ').slice(0, 120)}` : ''}`, retryAfterMs(res.headers.get('retry-after')));
+      throw new LlmError('http', `HTTP ${res.status}${text ? `: ${snippet(text)}` : ''}`, retryAfterMs(res.headers.get('retry-after')));
     }
     let json: unknown;
     try {
@@ -224,7 +229,7 @@ export class LlmClient {
     }
     const choice = (json as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[] })?.choices?.[0];
     if (!choice || typeof choice !== 'object') throw new LlmError('malformed', 'the reply has no choices');
-    if (typeof choice.message?.refusal === 'string' && choice.message.refusal) throw new LlmError('refusal', `refused: ${choice.message.refusal.slice(0, 120)}`);
+    if (typeof choice.message?.refusal === 'string' && choice.message.refusal) throw new LlmError('refusal', `refused: ${snippet(choice.message.refusal)}`);
     if (choice.finish_reason === 'content_filter') throw new LlmError('refusal', 'refused (content filter)');
     // reasoning models (DeepSeek-R1, Qwen3…) may put their thinking before the answer
     const content = typeof choice.message?.content === 'string' ? dropThinking(choice.message.content) : undefined;
