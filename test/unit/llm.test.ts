@@ -307,9 +307,13 @@ describe('index-time informal statements', () => {
     fake.behaviour = () => ({ status: 503, body: 'down' });
     const sample = resolve(__dirname, '../fixtures/sample');
     const client = new LlmClient({ url: fake.url, retries: 0, ratePerSecond: 1000 });
-    const s = await buildIndex({ sources: [sample], out: join(tmp, 'down'), enrich: informalizeHook(client, { cacheDir: join(tmp, 'cache-down'), log }) });
+    const progress: { done: number; total: number }[] = [];
+    const onProgress = (p: { phase: string; done: number; total: number }) => void (p.phase === 'informal' && progress.push(p));
+    const s = await buildIndex({ sources: [sample], out: join(tmp, 'down'), enrich: informalizeHook(client, { cacheDir: join(tmp, 'cache-down'), log, onProgress }) });
     expect(s.declarations).toBeGreaterThan(10);
     expect(client.requests).toBeLessThan(s.declarations);
     expect(notes.at(-1)).toMatch(/stopped asking/);
+    // progress ends at the total (it stopped where the asking did, e.g. 13 of 34)
+    expect(progress.at(-1)).toEqual({ phase: 'informal', done: s.declarations, total: s.declarations });
   });
 });

@@ -89,6 +89,7 @@ export async function informalize(records: PremiseRecord[], client: LlmClient, c
       if (failingInARow >= GIVE_UP_AFTER) {
         summary.gaveUp = true;
         summary.failed += missing.length - next;
+        done += missing.length - next; // the bar ends full, as after any other phase
         next = missing.length;
         break;
       }
