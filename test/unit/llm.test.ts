@@ -5,7 +5,7 @@
  * refusal and HTTP 500 fall back), the HTTP API and the search command with
  * the `llm` settings, and index-time informal statements (cached, resumable).
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -301,6 +301,18 @@ describe('index-time informal statements', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('an unwritable cache directory costs no answer: each is used, and the summary says the cache was not written', async () => {
+    const sample = resolve(__dirname, '../fixtures/sample/lean');
+    const notADir = join(tmp, 'cache-is-a-file');
+    writeFileSync(notADir, '');
+    fake.behaviour = (req) => answer(nameIn(req));
+    const client = new LlmClient({ url: fake.url, ratePerSecond: 1000 });
+    await buildIndex({ sources: [sample], out: join(tmp, 'nocache'), enrich: informalizeHook(client, { cacheDir: join(notADir, 'informal'), log, max: 3 }) });
+    expect(client.requests).toBe(3);
+    expect(notes.at(-1)).toMatch(/3 of 3 declarations, 0 from the cache .*, 3 requests; the cache could not be written \(ENOTDIR/);
+    expect(notes.at(-1)).not.toMatch(/failed/);
   });
 
   it('an endpoint that keeps failing is given up on, and the index is still built', async () => {

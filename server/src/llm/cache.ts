@@ -53,11 +53,20 @@ export class InformalCache {
     return this.entries.get(key);
   }
 
+  /** Why the cache could not be written (the first error), if it could not: answers are then kept for this run only. */
+  writeError: string | undefined;
+
   set(key: string, text: string): void {
     if (this.entries.get(key) === text) return;
     this.entries.set(key, text);
-    mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.file, (this.openLine ? '\n' : '') + JSON.stringify({ key, text }) + '\n');
-    this.openLine = false;
+    if (this.writeError) return;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      appendFileSync(this.file, (this.openLine ? '\n' : '') + JSON.stringify({ key, text }) + '\n');
+      this.openLine = false;
+    } catch (e) {
+      // an unwritable cache must not cost the answer already paid for
+      this.writeError = (e as Error).message;
+    }
   }
 }
