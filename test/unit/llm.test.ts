@@ -5,7 +5,7 @@
  * refusal and HTTP 500 fall back), the HTTP API and the search command with
  * the `llm` settings, and index-time informal statements (cached, resumable).
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -303,7 +303,7 @@ describe('index-time informal statements', () => {
     }
   });
 
-  it('an unwritable cache directory costs no answer: each is used, and the summary says the cache was not written', async () => {
+  it('an unwritable or unreadable cache costs no answer and fails no build: each answer is used, and the summary says the cache is not usable', async () => {
     const sample = resolve(__dirname, '../fixtures/sample/lean');
     const notADir = join(tmp, 'cache-is-a-file');
     writeFileSync(notADir, '');
@@ -311,8 +311,14 @@ describe('index-time informal statements', () => {
     const client = new LlmClient({ url: fake.url, ratePerSecond: 1000 });
     await buildIndex({ sources: [sample], out: join(tmp, 'nocache'), enrich: informalizeHook(client, { cacheDir: join(notADir, 'informal'), log, max: 3 }) });
     expect(client.requests).toBe(3);
-    expect(notes.at(-1)).toMatch(/3 of 3 declarations, 0 from the cache .*, 3 requests; the cache could not be written \(ENOTDIR/);
+    expect(notes.at(-1)).toMatch(/3 of 3 declarations, 0 from the cache .*, 3 requests; the cache is not usable \(ENOTDIR/);
     expect(notes.at(-1)).not.toMatch(/failed/);
+    // a directory where the cache file should be: the build goes on without the cache (it failed with a bare EISDIR)
+    const dirAsFile = join(tmp, 'cache-dir-as-file');
+    mkdirSync(join(dirAsFile, 'informal.jsonl'), { recursive: true });
+    const again = new LlmClient({ url: fake.url, ratePerSecond: 1000 });
+    await buildIndex({ sources: [sample], out: join(tmp, 'nocache2'), enrich: informalizeHook(again, { cacheDir: dirAsFile, log, max: 2 }) });
+    expect(notes.at(-1)).toMatch(/2 of 2 declarations, .*; the cache is not usable \(.*informal\.jsonl: EISDIR/);
   });
 
   it('an endpoint that keeps failing is given up on, and the index is still built', async () => {

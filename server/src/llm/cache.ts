@@ -28,11 +28,20 @@ export class InformalCache {
   private readonly entries = new Map<string, string>();
   /** The file ends in a cut-off line (an interrupted run): close it before appending. */
   private openLine = false;
+  /** Why the cache could not be read or written (the first error), if so: answers are then kept for this run only. */
+  writeError: string | undefined;
 
   constructor(readonly dir: string) {
     this.file = join(dir, 'informal.jsonl');
     if (!existsSync(this.file)) return;
-    const text = readFileSync(this.file, 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      // an unreadable cache (a directory in its place, no permission) is no cache: the build goes on without
+      this.writeError = `${this.file}: ${(e as Error).message}`;
+      return;
+    }
     this.openLine = text.length > 0 && !text.endsWith('\n');
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
@@ -52,9 +61,6 @@ export class InformalCache {
   get(key: string): string | undefined {
     return this.entries.get(key);
   }
-
-  /** Why the cache could not be written (the first error), if it could not: answers are then kept for this run only. */
-  writeError: string | undefined;
 
   set(key: string, text: string): void {
     if (this.entries.get(key) === text) return;

@@ -23,7 +23,7 @@ export function informalizeHook(client: LlmClient, opts: HookOptions) {
       `informal statements (LLM ${client.model}): ${s.written} of ${Math.min(mine.length, opts.max ?? mine.length)} declarations, ` +
         `${s.cached} from the cache (${cache.dir}), ${client.requests} requests` +
         (s.failed ? `, ${s.failed} failed${s.gaveUp ? ' (the endpoint kept failing: stopped asking)' : ''} (first: ${s.firstError})` : '') +
-        (cache.writeError ? `; the cache could not be written (${cache.writeError}), so the next build asks again` : ''),
+        (cache.writeError ? `; the cache is not usable (${cache.writeError}), so the next build asks again` : ''),
     );
   };
 }
