@@ -100,9 +100,16 @@ describe('LLM client', () => {
     fake.behaviour = () => '<think>a</think>x<think>b</think>y';
     expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe('xy');
     const hostile = '<think>'.repeat(150_000);
-    fake.behaviour = () => hostile;
-    expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe(hostile);
+    fake.behaviour = () => hostile + 'x';
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/no message content/);
   }, 20_000);
+
+  it('a thought cut off by max_tokens is no answer (it was cached as the informal statement); a template-opened thought is dropped', async () => {
+    fake.behaviour = () => '<think>Okay, the user wants me to explain this declaration. First';
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ kind: 'malformed' });
+    fake.behaviour = () => 'Okay, let me think.</think>\nThe product commutes.';
+    expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe('\nThe product commutes.');
+  });
 
   it('honours Retry-After: waits as asked within the deadline, gives up at once past it', async () => {
     let first: number | undefined;

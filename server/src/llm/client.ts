@@ -105,16 +105,23 @@ function retryAfterMs(value: string | null): number | undefined {
   return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
-/** `text` without reasoning models' `<think>…</think>` blocks (linear: a regex is quadratic on many unclosed `<think>`s). */
+/**
+ * `text` without reasoning models' `<think>…</think>` blocks, in linear time (a regex is quadratic on many
+ * unclosed `<think>`s). A thought the reply never closes (cut off by max_tokens) is no answer: it is dropped
+ * to the end, not kept as one; a `</think>` with no opening tag (the chat template opened it) ends a thought.
+ */
 export function dropThinking(text: string): string {
+  const firstClose = text.indexOf('</think>');
+  const firstOpen = text.indexOf('<think>');
+  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) text = text.slice(firstClose + 8);
   let out = '';
   let from = 0;
   for (;;) {
     const open = text.indexOf('<think>', from);
     if (open < 0) break;
     const close = text.indexOf('</think>', open + 7);
-    if (close < 0) break;
     out += text.slice(from, open);
+    if (close < 0) return out;
     from = close + 8;
   }
   return out + text.slice(from);
