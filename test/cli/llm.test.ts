@@ -80,4 +80,15 @@ describe('premise-lsp index/query --llm', () => {
     expect((await run(['index', SAMPLE, '--out', join(tmp, 'x'), '--llm-max', '3'])).code).toBe(2);
     expect((await run(['index', SAMPLE, '--out', join(tmp, 'x'), '--llm', fake.url, '--llm-rate', 'fast'])).code).toBe(2);
   }, 60_000);
+
+  it('an --llm-timeout too long for a timer, or a URL with a password, is a usage error that does not echo the password', async () => {
+    const long = await run(['query', '--index', index, '--llm', fake.url, '--llm-timeout', '3000000000', 'q']);
+    expect(long.code).toBe(2);
+    expect(long.err).toMatch(/--llm-timeout .*at most 3600000/);
+    expect(long.err).not.toMatch(/TimeoutOverflowWarning/);
+    const cred = await run(['query', '--index', index, '--llm', fake.url.replace('//', '//me:hunter2@'), 'q']);
+    expect(cred.code).toBe(2);
+    expect(cred.err).toMatch(/PREMISE_LSP_LLM_KEY/);
+    expect(cred.err).not.toMatch(/hunter2/);
+  }, 60_000);
 });

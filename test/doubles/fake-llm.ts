@@ -9,8 +9,8 @@ export interface FakeRequest {
   body: { model?: string; messages?: { role: string; content: string }[] };
 }
 
-/** What to answer: the assistant's content (a string), a whole reply, or 'hang' (never answer). */
-export type Behaviour = (req: FakeRequest) => string | { status: number; body: string } | { refusal: string } | 'hang';
+/** What to answer: the assistant's content (a string), a whole reply, 'hang' (never answer) or 'flood' (200, then 1 MiB chunks until the client leaves). */
+export type Behaviour = (req: FakeRequest) => string | { status: number; body: string; headers?: Record<string, string> } | { refusal: string } | 'hang' | 'flood';
 
 export interface FakeLlm {
   url: string;
@@ -38,12 +38,20 @@ export async function fakeLlm(behaviour: Behaviour): Promise<FakeLlm> {
       fake.requests.push(r);
       const answer = fake.behaviour(r);
       if (answer === 'hang') return void hanging.add(res);
+      if (answer === 'flood') {
+        hanging.add(res);
+        const chunk = Buffer.alloc(1 << 20, 0x20);
+        const pump = () => {
+          while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+        };
+        return void (res.writeHead(200, { 'content-type': 'application/json' }), pump());
+      }
       if (typeof answer === 'string') return void res.writeHead(200, { 'content-type': 'application/json' }).end(chatReply(answer));
       if ('refusal' in answer) {
         const reply = { choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: answer.refusal }, finish_reason: 'stop' }] };
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
       }
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
     });
   });
   server.listen(0, '127.0.0.1');

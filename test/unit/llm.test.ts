@@ -5,7 +5,7 @@
  * refusal and HTTP 500 fall back), the HTTP API and the search command with
  * the `llm` settings, and index-time informal statements (cached, resumable).
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { openEngine } from '../../server/src/engine/open.js';
 import { LeanHammerApi } from '../../server/src/http/leanhammer.js';
 import { parseAugmentation } from '../../server/src/llm/augment.js';
 import { InformalCache } from '../../server/src/llm/cache.js';
-import { endpointUrl, LlmClient } from '../../server/src/llm/client.js';
+import { endpointUrl, LlmClient, MAX_REPLY_BYTES } from '../../server/src/llm/client.js';
 import { informalizeHook } from '../../server/src/llm/index-hook.js';
 import { fuseRankings, searchWithLlm } from '../../server/src/llm/search.js';
 import { applyConfig, defaultConfig } from '../../server/src/lsp/config.js';
@@ -73,6 +73,57 @@ describe('LLM client', () => {
     await expect(new LlmClient({ url: fake.url, retries: 2 }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ kind: 'http' });
     expect(fake.requests).toHaveLength(1);
   });
+
+  it('an error body or refusal with terminal escapes reaches the log without control characters', async () => {
+    fake.behaviour = () => ({ status: 400, body: 'bad\u001b]0;pwned\u0007 request\u001b[2J' });
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/^HTTP 400: bad ]0;pwned request \[2J$/);
+    fake.behaviour = () => ({ refusal: 'no\u001b[31m way' });
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/^refused: no \[31m way$/);
+  });
+
+  it('stops reading a reply over the size limit (an endless stream), not at the deadline', async () => {
+    fake.behaviour = () => 'flood';
+    await expect(new LlmClient({ url: fake.url, timeoutMs: 60_000 }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({
+      kind: 'malformed',
+      message: `the reply is over ${MAX_REPLY_BYTES} bytes`,
+    });
+    expect(fake.requests).toHaveLength(1);
+  }, 60_000);
+
+  it('a declared Content-Length over the limit is refused before reading', async () => {
+    const body = ' '.repeat(MAX_REPLY_BYTES + 1);
+    fake.behaviour = () => ({ status: 200, body });
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/over \d+ bytes/);
+  });
+
+  it('drops <think> blocks in linear time (many unclosed ones do not block the event loop)', async () => {
+    fake.behaviour = () => '<think>a</think>x<think>b</think>y';
+    expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe('xy');
+    const hostile = '<think>'.repeat(150_000);
+    fake.behaviour = () => hostile + 'x';
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/no message content/);
+  }, 20_000);
+
+  it('a thought cut off by max_tokens is no answer (it was cached as the informal statement); a template-opened thought is dropped', async () => {
+    fake.behaviour = () => '<think>Okay, the user wants me to explain this declaration. First';
+    await expect(new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ kind: 'malformed' });
+    fake.behaviour = () => 'Okay, let me think.</think>\nThe product commutes.';
+    expect(await new LlmClient({ url: fake.url }).chat([{ role: 'user', content: 'x' }])).toBe('\nThe product commutes.');
+  });
+
+  it('honours Retry-After: waits as asked within the deadline, gives up at once past it', async () => {
+    let first: number | undefined;
+    fake.behaviour = () => {
+      first ??= Date.now();
+      return Date.now() - first < 1000 ? { status: 429, body: 'slow down', headers: { 'retry-after': '1' } } : 'ok';
+    };
+    await expect(new LlmClient({ url: fake.url, retries: 1 }).chat([{ role: 'user', content: 'x' }])).resolves.toBe('ok');
+    expect(fake.requests).toHaveLength(2);
+    fake.requests = [];
+    fake.behaviour = () => ({ status: 429, body: 'slow down', headers: { 'retry-after': '3600' } });
+    await expect(new LlmClient({ url: fake.url, retries: 3 }).chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/HTTP 429.*Retry-After 3600 s is past the 10000 ms deadline/);
+    expect(fake.requests).toHaveLength(1);
+  }, 20_000);
 });
 
 describe('query augmentation', () => {
@@ -240,13 +291,54 @@ describe('index-time informal statements', () => {
     expect(readFileSync(join(cacheDir, 'informal.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{"key"')).length).toBeGreaterThanOrEqual(5);
   });
 
+  it('a cached answer from another endpoint is not reused (both serve their one model as "default")', async () => {
+    const sample = resolve(__dirname, '../fixtures/sample/lean');
+    const cacheDir = join(tmp, 'cache-endpoints');
+    fake.behaviour = (req) => `Endpoint one on ${nameIn(req)}.`;
+    const other = await fakeLlm((req) => `Endpoint two on ${nameIn(req)}.`);
+    try {
+      await buildIndex({ sources: [sample], out: join(tmp, 'e1'), enrich: informalizeHook(new LlmClient({ url: fake.url, ratePerSecond: 1000 }), { cacheDir, log, max: 2 }) });
+      const second = new LlmClient({ url: other.url, ratePerSecond: 1000 });
+      await buildIndex({ sources: [sample], out: join(tmp, 'e2'), enrich: informalizeHook(second, { cacheDir, log, max: 2 }) });
+      expect(second.requests).toBe(2);
+      const e = await openEngine(join(tmp, 'e2'), { sparseOnly: true, defaultReranker: false });
+      const informal = e.indexedNames().flatMap((n) => e.lookup(n)?.informal ?? []);
+      expect(informal).toHaveLength(2);
+      expect(informal.every((t) => t.startsWith('Endpoint two'))).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('an unwritable or unreadable cache costs no answer and fails no build: each answer is used, and the summary says the cache is not usable', async () => {
+    const sample = resolve(__dirname, '../fixtures/sample/lean');
+    const notADir = join(tmp, 'cache-is-a-file');
+    writeFileSync(notADir, '');
+    fake.behaviour = (req) => answer(nameIn(req));
+    const client = new LlmClient({ url: fake.url, ratePerSecond: 1000 });
+    await buildIndex({ sources: [sample], out: join(tmp, 'nocache'), enrich: informalizeHook(client, { cacheDir: join(notADir, 'informal'), log, max: 3 }) });
+    expect(client.requests).toBe(3);
+    expect(notes.at(-1)).toMatch(/3 of 3 declarations, 0 from the cache .*, 3 requests; the cache is not usable \(ENOTDIR/);
+    expect(notes.at(-1)).not.toMatch(/failed/);
+    // a directory where the cache file should be: the build goes on without the cache (it failed with a bare EISDIR)
+    const dirAsFile = join(tmp, 'cache-dir-as-file');
+    mkdirSync(join(dirAsFile, 'informal.jsonl'), { recursive: true });
+    const again = new LlmClient({ url: fake.url, ratePerSecond: 1000 });
+    await buildIndex({ sources: [sample], out: join(tmp, 'nocache2'), enrich: informalizeHook(again, { cacheDir: dirAsFile, log, max: 2 }) });
+    expect(notes.at(-1)).toMatch(/2 of 2 declarations, .*; the cache is not usable \(.*informal\.jsonl: EISDIR/);
+  });
+
   it('an endpoint that keeps failing is given up on, and the index is still built', async () => {
     fake.behaviour = () => ({ status: 503, body: 'down' });
     const sample = resolve(__dirname, '../fixtures/sample');
     const client = new LlmClient({ url: fake.url, retries: 0, ratePerSecond: 1000 });
-    const s = await buildIndex({ sources: [sample], out: join(tmp, 'down'), enrich: informalizeHook(client, { cacheDir: join(tmp, 'cache-down'), log }) });
+    const progress: { done: number; total: number }[] = [];
+    const onProgress = (p: { phase: string; done: number; total: number }) => void (p.phase === 'informal' && progress.push(p));
+    const s = await buildIndex({ sources: [sample], out: join(tmp, 'down'), enrich: informalizeHook(client, { cacheDir: join(tmp, 'cache-down'), log, onProgress }) });
     expect(s.declarations).toBeGreaterThan(10);
     expect(client.requests).toBeLessThan(s.declarations);
     expect(notes.at(-1)).toMatch(/stopped asking/);
+    // progress ends at the total (it stopped where the asking did, e.g. 13 of 34)
+    expect(progress.at(-1)).toEqual({ phase: 'informal', done: s.declarations, total: s.declarations });
   });
 });

@@ -14,6 +14,8 @@ export const LLM_INDEX_FLAGS = {
   'llm-max': { type: 'string' },
 } as const;
 
+const MAX_TIMEOUT_MS = 3_600_000;
+
 interface LlmFlagValues {
   llm?: string;
   'llm-model'?: string;
@@ -33,6 +35,8 @@ export function llmClientFromFlags(values: LlmFlagValues, timeoutMs: number, ret
     if (!Number.isFinite(rate) || rate <= 0) throw new UsageError(`--llm-rate takes requests per second (e.g. 4 or 0.5/s), got ${JSON.stringify(values['llm-rate'])}`);
   }
   const timeout = intOption(values['llm-timeout'], 'llm-timeout', timeoutMs);
+  // a timer takes at most 2³¹-1 ms; past it Node warns on stderr and fires after 1 ms
+  if (timeout > MAX_TIMEOUT_MS) throw new UsageError(`--llm-timeout is in milliseconds, at most ${MAX_TIMEOUT_MS} (1 h), got ${timeout}`);
   try {
     return new LlmClient({
       url: values.llm,

@@ -28,11 +28,20 @@ export class InformalCache {
   private readonly entries = new Map<string, string>();
   /** The file ends in a cut-off line (an interrupted run): close it before appending. */
   private openLine = false;
+  /** Why the cache could not be read or written (the first error), if so: answers are then kept for this run only. */
+  writeError: string | undefined;
 
   constructor(readonly dir: string) {
     this.file = join(dir, 'informal.jsonl');
     if (!existsSync(this.file)) return;
-    const text = readFileSync(this.file, 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      // an unreadable cache (a directory in its place, no permission) is no cache: the build goes on without
+      this.writeError = `${this.file}: ${(e as Error).message}`;
+      return;
+    }
     this.openLine = text.length > 0 && !text.endsWith('\n');
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
@@ -56,8 +65,14 @@ export class InformalCache {
   set(key: string, text: string): void {
     if (this.entries.get(key) === text) return;
     this.entries.set(key, text);
-    mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.file, (this.openLine ? '\n' : '') + JSON.stringify({ key, text }) + '\n');
-    this.openLine = false;
+    if (this.writeError) return;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      appendFileSync(this.file, (this.openLine ? '\n' : '') + JSON.stringify({ key, text }) + '\n');
+      this.openLine = false;
+    } catch (e) {
+      // an unwritable cache must not cost the answer already paid for
+      this.writeError = (e as Error).message;
+    }
   }
 }

@@ -29,6 +29,8 @@ export class LlmError extends Error {
   constructor(
     readonly kind: LlmFailure,
     message: string,
+    /** An HTTP 429/5xx reply's Retry-After, in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'LlmError';
@@ -53,6 +55,8 @@ export function endpointUrl(url: string): string {
   } catch {
     throw new Error(`not a URL: ${JSON.stringify(url)}`);
   }
+  // fetch refuses such a URL at each call, and its error would print the password
+  if (u.username || u.password) throw new Error('the LLM endpoint URL must not hold a user name or password (put the API key in PREMISE_LSP_LLM_KEY)');
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`the LLM endpoint must be an http(s) URL, got ${JSON.stringify(url)}`);
   const path = u.pathname.replace(/\/+$/, '');
   if (/\/chat\/completions$/.test(path)) u.pathname = path;
@@ -62,6 +66,66 @@ export function endpointUrl(url: string): string {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Largest reply read: a chat answer is a few KB, more is a broken or hostile server (a 1 GB body, an endless stream). */
+export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, at most `limit` bytes (LlmError `malformed` beyond, without reading the rest). */
+async function readCapped(res: Response, limit: number): Promise<string> {
+  const tooBig = () => new LlmError('malformed', `the reply is over ${limit} bytes`);
+  if (Number(res.headers.get('content-length')) > limit) {
+    res.body?.cancel().catch(() => {});
+    throw tooBig();
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A server's text for an error message: one line of at most 120 characters, no control characters (a terminal would obey escape sequences on stderr). */
+function snippet(text: string): string {
+  return text.slice(0, 500).replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim().slice(0, 120);
+}
+
+/** Retry-After (seconds or an HTTP date) in ms, or undefined. */
+function retryAfterMs(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
+/**
+ * `text` without reasoning models' `<think>…</think>` blocks, in linear time (a regex is quadratic on many
+ * unclosed `<think>`s). A thought the reply never closes (cut off by max_tokens) is no answer: it is dropped
+ * to the end, not kept as one; a `</think>` with no opening tag (the chat template opened it) ends a thought.
+ */
+export function dropThinking(text: string): string {
+  const firstClose = text.indexOf('</think>');
+  const firstOpen = text.indexOf('<think>');
+  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) text = text.slice(firstClose + 8);
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<think>', from);
+    if (open < 0) break;
+    const close = text.indexOf('</think>', open + 7);
+    out += text.slice(from, open);
+    if (close < 0) return out;
+    from = close + 8;
+  }
+  return out + text.slice(from);
+}
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
@@ -110,9 +174,17 @@ export class LlmClient {
   /** The assistant's reply text. Throws LlmError (never anything else) on failure. */
   async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<string> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
+    const deadlineAt = Date.now() + this.timeoutMs;
     let last: LlmError | undefined;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
-      if (attempt > 0) await sleep(Math.min(250 * 2 ** (attempt - 1), 4000), deadline);
+      if (attempt > 0) {
+        const wait = Math.max(Math.min(250 * 2 ** (attempt - 1), 4000), last?.retryAfterMs ?? 0);
+        // the server asks for more patience than the deadline leaves: asking sooner only earns another 429
+        if (last?.retryAfterMs !== undefined && Date.now() + wait >= deadlineAt) {
+          throw new LlmError(last.kind, `${last.message} (Retry-After ${Math.ceil(last.retryAfterMs / 1000)} s is past the ${this.timeoutMs} ms deadline)`);
+        }
+        await sleep(wait, deadline);
+      }
       await this.rate.take(deadline);
       if (deadline.aborted) break;
       try {
@@ -148,11 +220,14 @@ export class LlmClient {
     }
     let text: string;
     try {
-      text = await res.text();
-    } catch {
+      text = await readCapped(res, MAX_REPLY_BYTES);
+    } catch (e) {
+      if (e instanceof LlmError) throw e;
       throw new LlmError(signal.aborted ? 'timeout' : 'network', signal.aborted ? `no answer within ${this.timeoutMs} ms` : 'the reply was cut off');
     }
-    if (!res.ok) throw new LlmError('http', `HTTP ${res.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 120)}` : ''}`);
+    if (!res.ok) {
+      throw new LlmError('http', `HTTP ${res.status}${text ? `: ${snippet(text)}` : ''}`, retryAfterMs(res.headers.get('retry-after')));
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -161,10 +236,10 @@ export class LlmClient {
     }
     const choice = (json as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[] })?.choices?.[0];
     if (!choice || typeof choice !== 'object') throw new LlmError('malformed', 'the reply has no choices');
-    if (typeof choice.message?.refusal === 'string' && choice.message.refusal) throw new LlmError('refusal', `refused: ${choice.message.refusal.slice(0, 120)}`);
+    if (typeof choice.message?.refusal === 'string' && choice.message.refusal) throw new LlmError('refusal', `refused: ${snippet(choice.message.refusal)}`);
     if (choice.finish_reason === 'content_filter') throw new LlmError('refusal', 'refused (content filter)');
     // reasoning models (DeepSeek-R1, Qwen3…) may put their thinking before the answer
-    const content = typeof choice.message?.content === 'string' ? choice.message.content.replace(/<think>[\s\S]*?<\/think>/g, '') : undefined;
+    const content = typeof choice.message?.content === 'string' ? dropThinking(choice.message.content) : undefined;
     if (!content?.trim()) throw new LlmError('malformed', 'the reply has no message content');
     return content;
   }

@@ -22,7 +22,8 @@ export function informalizeHook(client: LlmClient, opts: HookOptions) {
     opts.log(
       `informal statements (LLM ${client.model}): ${s.written} of ${Math.min(mine.length, opts.max ?? mine.length)} declarations, ` +
         `${s.cached} from the cache (${cache.dir}), ${client.requests} requests` +
-        (s.failed ? `, ${s.failed} failed${s.gaveUp ? ' (the endpoint kept failing: stopped asking)' : ''} (first: ${s.firstError})` : ''),
+        (s.failed ? `, ${s.failed} failed${s.gaveUp ? ' (the endpoint kept failing: stopped asking)' : ''} (first: ${s.firstError})` : '') +
+        (cache.writeError ? `; the cache is not usable (${cache.writeError}), so the next build asks again` : ''),
     );
   };
 }

@@ -58,8 +58,9 @@ export function cleanInformal(reply: string): string | undefined {
   return s.length >= 3 ? s : undefined;
 }
 
-export function informalKey(model: string, r: Pick<PremiseRecord, 'name' | 'statement' | 'doc'>): string {
-  return contentKey([PROMPT_VERSION, model, r.name, r.statement, r.doc ?? '']);
+/** The cache key: what the answer depends on, the endpoint (servers with one model answer any name, `default` included), the model and the very prompt. */
+export function informalKey(client: Pick<LlmClient, 'endpoint' | 'model'>, r: Pick<PremiseRecord, 'name' | 'statement' | 'doc' | 'lang'>): string {
+  return contentKey([PROMPT_VERSION, client.endpoint, client.model, r.name, JSON.stringify(informalMessages(r))]);
 }
 
 /** Sets `informal` on (up to `max` of) `records`, in place. */
@@ -71,7 +72,7 @@ export async function informalize(records: PremiseRecord[], client: LlmClient, c
   opts.onProgress?.(0, todo.length);
   const missing: { r: PremiseRecord; key: string }[] = [];
   for (const r of todo) {
-    const key = informalKey(client.model, r);
+    const key = informalKey(client, r);
     const hit = cache.get(key);
     if (hit === undefined) missing.push({ r, key });
     else {
@@ -88,6 +89,7 @@ export async function informalize(records: PremiseRecord[], client: LlmClient, c
       if (failingInARow >= GIVE_UP_AFTER) {
         summary.gaveUp = true;
         summary.failed += missing.length - next;
+        done += missing.length - next; // the bar ends full, as after any other phase
         next = missing.length;
         break;
       }
