@@ -18,6 +18,13 @@ describe('settings', () => {
     expect(applyConfig(defaultConfig(), null).errors).toHaveLength(0);
     expect(applyConfig(defaultConfig(), [1]).errors).toHaveLength(1);
   });
+  it('refuses an LLM URL with a password, without repeating the password', () => {
+    const r = applyConfig(defaultConfig(), { llm: { url: 'http://me:s3cret@localhost:11434' } });
+    expect(r.config.llm.url).toBeUndefined();
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatch(/user name or password/);
+    expect(r.errors[0]).not.toContain('s3cret');
+  });
   it('reads an empty list as no settings (Lua clients encode an empty table as [])', () => {
     const r = applyConfig(defaultConfig(), []);
     expect(r.errors).toEqual([]);

@@ -54,6 +54,7 @@ const httpUrl: Check = (v) => {
   if (v === '') return undefined; // empty: LLM help off
   try {
     const u = new URL(v as string);
+    if (u.username || u.password) return 'must not hold a user name or password (put the API key in PREMISE_LSP_LLM_KEY)';
     return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http(s) URL';
   } catch {
     return 'must be an http(s) URL (or "" for none)';
@@ -116,7 +117,9 @@ export function applyConfig(prev: PremiseConfig, input: unknown): ConfigResult {
     if (!spec) continue; // other tools' settings may share the object
     const err = spec.check(value);
     if (err) {
-      errors.push(`${SECTION}.${key} ${err} (got ${JSON.stringify(value)?.slice(0, 80)}); keeping the previous value`);
+      // (credentials in a URL are not repeated back)
+      const shown = JSON.stringify(value)?.slice(0, 80).replace(/\/\/[^/@"]*@/, '//…@');
+      errors.push(`${SECTION}.${key} ${err} (got ${shown}); keeping the previous value`);
       continue;
     }
     const before = JSON.stringify(getKey(config, key));
