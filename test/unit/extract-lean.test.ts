@@ -356,6 +356,22 @@ describe('extractLean: malformed input', () => {
     expect(res.warnings.length).toBe(4);
   });
 
+  it('bounds what a file puts in force: nesting past 64 frames, past 256 opens or variable groups is ignored, with one warning each', () => {
+    const deep = ex('namespace N\n'.repeat(100) + 'theorem inner : True := trivial\n' + 'end N\n'.repeat(100) + 'theorem outer : True := trivial\n');
+    expect(deep.decls.map((d) => d.name)).toEqual([`${'N.'.repeat(64)}inner`, 'outer']);
+    expect(deep.warnings).toEqual(['Bad.lean: more than 64 nested namespaces/sections: the rest are ignored']);
+    const opens = Array.from({ length: 300 }, (_, i) => `open O${i}\nopen O${i}\nvariable (x${i} : Nat)\n`).join('');
+    const wide = ex(opens + 'theorem t (h : x0 = x0) : True := trivial\n');
+    const t = wide.decls.find((d) => d.name === 't')!;
+    expect(t.scope.opens).toHaveLength(256);
+    expect(t.scope.opens.slice(0, 2)).toEqual(['O0', 'O1']);
+    expect(t.args[0]).toBe('(x0 : Nat)');
+    expect(wide.warnings).toEqual(['Bad.lean: more than 256 opened names in force: the rest are ignored', 'Bad.lean: more than 256 variable groups in force: the rest are ignored']);
+    // `open … in` chains count too
+    const chain = ex(Array.from({ length: 300 }, (_, i) => `open P${i} in`).join('\n') + '\ntheorem c : True := trivial\n');
+    expect(chain.decls[0]!.scope.opens).toHaveLength(256);
+  });
+
   it('is linear on a 1 MB single line and deep nesting', () => {
     const line = 'theorem big : ' + '('.repeat(100_000) + 'a + b * c = d '.repeat(50_000) + ' := rfl';
     const t0 = performance.now();

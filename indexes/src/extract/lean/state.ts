@@ -11,7 +11,7 @@ const MAX_WARNINGS = 50;
 export class LeanFile {
   readonly decls: ExtractedDecl[] = [];
   readonly warnings: string[] = [];
-  readonly scopes = new Scopes();
+  readonly scopes = new Scopes((msg) => this.warn(msg));
   private warnCount = 0;
 
   constructor(
