@@ -372,6 +372,12 @@ describe('extractLean: malformed input', () => {
     expect(chain.decls[0]!.scope.opens).toHaveLength(256);
   });
 
+  it('follows a long `open … in` chain without running out of stack', () => {
+    const res = ex('open Nat in '.repeat(100_000) + 'theorem chained : True := trivial\n');
+    expect(res.warnings).toEqual([]);
+    expect(res.decls.map((d) => [d.name, d.scope.opens])).toEqual([['chained', ['Nat']]]);
+  });
+
   it('is linear on a 1 MB single line and deep nesting', () => {
     const line = 'theorem big : ' + '('.repeat(100_000) + 'a + b * c = d '.repeat(50_000) + ' := rfl';
     const t0 = performance.now();
