@@ -63,7 +63,7 @@ export async function extractCorpus(
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
   const { files, warnings, skipped } = discoverSources(inputs, discover);
-  warnings.push(...skipped);
+  for (const w of skipped) warnings.push(w); // not push(...skipped): a tree can hold more entries than a call takes arguments
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
@@ -72,7 +72,7 @@ export async function extractCorpus(
     const f = files[i]!;
     for (const d of r.decls) decls.push(d);
     if (!r.skipped && isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
-    warnings.push(...r.warnings);
+    for (const w of r.warnings) warnings.push(w);
     if (r.skipped) skippedFiles++;
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   }, parallel);

@@ -372,6 +372,12 @@ describe('extractLean: malformed input', () => {
     expect(chain.decls[0]!.scope.opens).toHaveLength(256);
   });
 
+  it('extracts a structure with more fields than a call takes arguments', () => {
+    const res = ex('structure Wide where\n' + '  f : Nat\n'.repeat(300_000));
+    expect(res.warnings).toEqual([]);
+    expect(res.decls).toHaveLength(300_002);
+  });
+
   it('follows a long `open … in` chain without running out of stack', () => {
     const res = ex('open Nat in '.repeat(100_000) + 'theorem chained : True := trivial\n');
     expect(res.warnings).toEqual([]);
