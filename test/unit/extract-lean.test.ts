@@ -317,6 +317,23 @@ describe('extractLean: inline cases', () => {
     const res = ex(['theorem mul_self_thing (a : M) : a * a = a := sorry', 'attribute [to_additive] mul_self_thing'].join('\n'));
     expect(byName(res, 'add_self_thing')).toMatchObject({ origin: 'mul_self_thing', goal: 'a + a = a' });
   });
+
+  it('`attribute [to_additive]` takes the first hand-written declaration of a name, in the namespace or not, and adds no name twice', () => {
+    const res = ex(
+      [
+        'theorem mul_one_x (a : M) : a * 1 = a := sorry',
+        'namespace N',
+        'theorem mul_one_x (a : M) : 1 * a = a := sorry',
+        'theorem add_two_x : True := trivial',
+        'attribute [to_additive] mul_one_x mul_one_x',
+        'theorem mul_two_x (a : M) : a * a = a := sorry',
+        'attribute [to_additive] mul_two_x mul_nowhere',
+        'end N',
+      ].join('\n'),
+    );
+    expect(res.decls.filter((d) => d.origin).map((d) => [d.name, d.origin, d.goal])).toEqual([['add_zero_x', 'mul_one_x', 'a + 0 = a']]);
+    expect(res.decls.map((d) => d.name)).toEqual(['mul_one_x', 'N.mul_one_x', 'N.add_two_x', 'add_zero_x', 'N.mul_two_x']);
+  });
 });
 
 describe('extractLean: malformed input', () => {
