@@ -213,7 +213,13 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): {
     }
     const packages = join(input, '.lake', 'packages');
     if (opts.packages !== false && safeIsDir(packages)) {
-      for (const pkg of readdirSync(packages).sort()) {
+      let pkgs: string[] = [];
+      try {
+        pkgs = readdirSync(packages).sort();
+      } catch (e) {
+        warnings.push(`${packages}: ${(e as Error).message}`);
+      }
+      for (const pkg of pkgs) {
         if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings, skipped);
       }
     }
