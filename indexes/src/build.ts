@@ -19,6 +19,7 @@ import { writeIndexDir, readIndexDir, readManifest, writeDenseCopy, writeDenseFi
 import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
+import { buildBeside } from './store/staging.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
@@ -62,7 +63,7 @@ export async function extractCorpus(
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
   const { files, warnings, skipped } = discoverSources(inputs, discover);
-  warnings.push(...skipped);
+  for (const w of skipped) warnings.push(w); // not push(...skipped): a tree can hold more entries than a call takes arguments
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
@@ -71,7 +72,7 @@ export async function extractCorpus(
     const f = files[i]!;
     for (const d of r.decls) decls.push(d);
     if (!r.skipped && isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
-    warnings.push(...r.warnings);
+    for (const w of r.warnings) warnings.push(w);
     if (r.skipped) skippedFiles++;
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   }, parallel);
@@ -136,7 +137,12 @@ const memtrace = (step: string) => {
   process.stderr.write(`memtrace ${step}: heap ${Math.round(m.heapUsed / 2 ** 20)} MB, rss ${Math.round(m.rss / 2 ** 20)} MB\n`);
 };
 
+/** Writes beside the index already in `opts.out` and moves in when complete (./store/staging.ts): a failed or interrupted build leaves it as it was. */
 export async function buildIndex(opts: BuildOptions): Promise<BuildSummary> {
+  return buildBeside(opts.out, (out) => buildInto({ ...opts, out }));
+}
+
+async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   rememberIdentifiers(CORPUS_IDENTIFIERS);
   const prof = phaseTimer('build');
@@ -234,6 +240,10 @@ export interface AddDenseOptions {
  * finished index, not the sources, so it needs no extraction (and far less memory).
  */
 export async function addDense(opts: AddDenseOptions): Promise<BuildSummary> {
+  return buildBeside(opts.out, (out) => addDenseInto({ ...opts, out }));
+}
+
+async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   rememberIdentifiers(CORPUS_IDENTIFIERS);
   const m = readManifest(opts.from);

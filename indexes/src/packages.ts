@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
-import { discoverSources } from './extract/walk.js';
+import { discoverSources, readConfigFile } from './extract/walk.js';
 import { VERSION } from './store/index-dir.js';
 
 export interface LakeDependency {
@@ -104,7 +104,7 @@ export function lakeProject(root: string): LakeProject | string {
   }
   let m: unknown;
   try {
-    m = JSON.parse(readFileSync(file, 'utf8'));
+    m = JSON.parse(readConfigFile(file));
   } catch (e) {
     return `${file}: cannot read (${(e as Error).message})`;
   }
@@ -113,11 +113,14 @@ export function lakeProject(root: string): LakeProject | string {
   }
   const manifest = m as { name?: unknown; packagesDir?: unknown; packages: unknown[] };
   const packagesDir = typeof manifest.packagesDir === 'string' && manifest.packagesDir ? manifest.packagesDir : join('.lake', 'packages');
+  // the dependencies are indexed: never a directory outside the project (`../..`, an absolute path)
+  const rel = relative(root, resolve(root, packagesDir));
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return `${file}: packagesDir ${JSON.stringify(packagesDir)} is not inside the project`;
   const dependencies: LakeDependency[] = [];
   for (const p of manifest.packages) {
     if (typeof p !== 'object' || p === null) continue;
     const { name, rev } = p as { name?: unknown; rev?: unknown };
-    if (typeof name !== 'string' || !name || name.includes('/') || name.includes('\\') || name === '..') continue;
+    if (typeof name !== 'string' || !name || name.includes('/') || name.includes('\\') || name === '..' || name === '.') continue;
     const dir = join(root, packagesDir, name);
     if (!isDir(dir)) continue;
     dependencies.push({ name, rev: typeof rev === 'string' ? rev : '', dir });
@@ -129,7 +132,7 @@ export function lakeProject(root: string): LakeProject | string {
 
 function readToolchain(root: string): string | undefined {
   try {
-    const line = readFileSync(join(root, 'lean-toolchain'), 'utf8').split('\n')[0]!.trim();
+    const line = readConfigFile(join(root, 'lean-toolchain')).split('\n')[0]!.trim();
     return line && !line.includes('..') ? line : undefined;
   } catch {
     return undefined;

@@ -136,6 +136,23 @@ describe('files that are not read', () => {
     expect(r.err).toMatch(/Huge\.lean: skipped, larger than 4 MiB/);
   });
 
+  it.skipIf(!hasMkfifo)('a lakefile that is a FIFO or a directory is not read: its package is walked as a plain tree, with a warning', () => {
+    for (const [name, make] of [
+      ['fifo-lakefile', (p: string) => spawnSync('mkfifo', [p])],
+      ['dir-lakefile', (p: string) => mkdirSync(p)],
+    ] as const) {
+      const pkg = join(tmp, name);
+      mkdirSync(join(pkg, 'Lib'), { recursive: true });
+      copyFileSync(join(SAMPLE, 'lean', 'Sample', 'Algebra.lean'), join(pkg, 'Lib', 'Algebra.lean'));
+      make(join(pkg, 'lakefile.lean'));
+      const r = run(['index', pkg, '--out', join(tmp, `${name}-idx`), '--no-dense', '--verbose']);
+      expect(r.timedOut).toBe(false);
+      expect(r.code).toBe(0);
+      expect(r.err).toMatch(/indexed 1 files: [1-9]\d* declarations/);
+      expect(r.err).toMatch(new RegExp(`${name}/lakefile\\.lean: not read \\((not a regular file|a directory)\\)`));
+    }
+  });
+
   it.skipIf(!hasMkfifo)('extract skips a FIFO given by name', () => {
     const r = run(['extract', join(src, 'Pipe.lean'), join(src, 'Algebra.lean')]);
     expect(r.timedOut).toBe(false);

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { extractIsabelle } from '../../indexes/src/extract/isabelle/extractor.js';
+import { lexIsabelle } from '../../indexes/src/extract/isabelle/lexer.js';
+import { splitCommands } from '../../indexes/src/extract/isabelle/commands.js';
 import type { ExtractedDecl, FileExtraction } from '../../indexes/src/extract/record.js';
 import { isabelleToUnicode } from '../../indexes/src/extract/symbols.js';
 
@@ -344,4 +346,20 @@ describe('extractIsabelle: unterminated text', () => {
     expect(w).toMatch(/line 6\b.*resumed at `lemma` on line 9/);
   });
 
+});
+
+describe('deeply nested contexts', () => {
+  it('share one context list per level (never rebuilt per command), and keep at most 64 names', () => {
+    const src = 'theory T imports Main begin\n' + 'context begin\n'.repeat(500) + 'lemma a: "True" by simp\nlemma b: "True" by simp\n' + 'end\n'.repeat(500) + 'end\n';
+    const { commands } = splitCommands(src, lexIsabelle(src).tokens);
+    const lemmas = commands.filter((c) => c.kw === 'lemma');
+    expect(lemmas).toHaveLength(2);
+    expect(lemmas[0]!.contexts).toBe(lemmas[1]!.contexts);
+    const named = 'theory T imports Main begin\n' + Array.from({ length: 100 }, (_, i) => `locale l${i} begin\n`).join('') + 'lemma a: "True" by simp\n' + 'end\n'.repeat(101);
+    const r = extractIsabelle(named, 'T.thy', 'T');
+    expect(r.decls.map((d) => d.name)).toEqual(['T.a']);
+    expect(r.decls[0]!.scope.namespaces.slice(0, 2)).toEqual(['T.l63', 'T.l62']);
+    expect(r.decls[0]!.scope.namespaces).toHaveLength(65);
+    expect(r.warnings).toEqual([]);
+  });
 });

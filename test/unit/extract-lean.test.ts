@@ -317,6 +317,23 @@ describe('extractLean: inline cases', () => {
     const res = ex(['theorem mul_self_thing (a : M) : a * a = a := sorry', 'attribute [to_additive] mul_self_thing'].join('\n'));
     expect(byName(res, 'add_self_thing')).toMatchObject({ origin: 'mul_self_thing', goal: 'a + a = a' });
   });
+
+  it('`attribute [to_additive]` takes the first hand-written declaration of a name, in the namespace or not, and adds no name twice', () => {
+    const res = ex(
+      [
+        'theorem mul_one_x (a : M) : a * 1 = a := sorry',
+        'namespace N',
+        'theorem mul_one_x (a : M) : 1 * a = a := sorry',
+        'theorem add_two_x : True := trivial',
+        'attribute [to_additive] mul_one_x mul_one_x',
+        'theorem mul_two_x (a : M) : a * a = a := sorry',
+        'attribute [to_additive] mul_two_x mul_nowhere',
+        'end N',
+      ].join('\n'),
+    );
+    expect(res.decls.filter((d) => d.origin).map((d) => [d.name, d.origin, d.goal])).toEqual([['add_zero_x', 'mul_one_x', 'a + 0 = a']]);
+    expect(res.decls.map((d) => d.name)).toEqual(['mul_one_x', 'N.mul_one_x', 'N.add_two_x', 'add_zero_x', 'N.mul_two_x']);
+  });
 });
 
 describe('extractLean: malformed input', () => {
@@ -354,6 +371,34 @@ describe('extractLean: malformed input', () => {
     const res = ex('end Foo\nend\ntheorem : True := trivial\nnamespace');
     expect(res.decls).toEqual([]);
     expect(res.warnings.length).toBe(4);
+  });
+
+  it('bounds what a file puts in force: nesting past 64 frames, past 256 opens or variable groups is ignored, with one warning each', () => {
+    const deep = ex('namespace N\n'.repeat(100) + 'theorem inner : True := trivial\n' + 'end N\n'.repeat(100) + 'theorem outer : True := trivial\n');
+    expect(deep.decls.map((d) => d.name)).toEqual([`${'N.'.repeat(64)}inner`, 'outer']);
+    expect(deep.warnings).toEqual(['Bad.lean: more than 64 nested namespaces/sections: the rest are ignored']);
+    const opens = Array.from({ length: 300 }, (_, i) => `open O${i}\nopen O${i}\nvariable (x${i} : Nat)\n`).join('');
+    const wide = ex(opens + 'theorem t (h : x0 = x0) : True := trivial\n');
+    const t = wide.decls.find((d) => d.name === 't')!;
+    expect(t.scope.opens).toHaveLength(256);
+    expect(t.scope.opens.slice(0, 2)).toEqual(['O0', 'O1']);
+    expect(t.args[0]).toBe('(x0 : Nat)');
+    expect(wide.warnings).toEqual(['Bad.lean: more than 256 opened names in force: the rest are ignored', 'Bad.lean: more than 256 variable groups in force: the rest are ignored']);
+    // `open … in` chains count too
+    const chain = ex(Array.from({ length: 300 }, (_, i) => `open P${i} in`).join('\n') + '\ntheorem c : True := trivial\n');
+    expect(chain.decls[0]!.scope.opens).toHaveLength(256);
+  });
+
+  it('extracts a structure with more fields than a call takes arguments', () => {
+    const res = ex('structure Wide where\n' + '  f : Nat\n'.repeat(300_000));
+    expect(res.warnings).toEqual([]);
+    expect(res.decls).toHaveLength(300_002);
+  });
+
+  it('follows a long `open … in` chain without running out of stack', () => {
+    const res = ex('open Nat in '.repeat(100_000) + 'theorem chained : True := trivial\n');
+    expect(res.warnings).toEqual([]);
+    expect(res.decls.map((d) => [d.name, d.scope.opens])).toEqual([['chained', ['Nat']]]);
   });
 
   it('is linear on a 1 MB single line and deep nesting', () => {

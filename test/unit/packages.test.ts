@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +53,26 @@ describe('lakeProject', () => {
     // a lakefile without a manifest: a project with no dependencies
     rmSync(join(f.root, 'lake-manifest.json'));
     expect(project(f.root)).toMatchObject({ name: 'proj', dependencies: [] });
+  });
+
+  it('refuses a packagesDir outside the project and a package named `.`', () => {
+    const f = lakeFixture();
+    f.write('../outside/evil/E.lean', 'theorem evil : True := trivial\n');
+    for (const dir of ['../outside', join(f.root, '..', 'outside'), '.', 'vendor/../..']) {
+      f.manifest({ evil: 'r1' }, { packagesDir: dir });
+      expect(lakeProject(f.root)).toMatch(/lake-manifest\.json: packagesDir .* is not inside the project/);
+    }
+    f.manifest({ '.': 'r1', deplib: 'r2' });
+    expect(project(f.root).dependencies.map((d) => d.name)).toEqual(['deplib']);
+  });
+
+  it.skipIf(spawnSync('mkfifo', ['--version']).status !== 0)('does not block on a FIFO named lake-manifest.json or lean-toolchain', () => {
+    const f = lakeFixture();
+    rmSync(join(f.root, 'lake-manifest.json'), { force: true });
+    spawnSync('mkfifo', [join(f.root, 'lake-manifest.json'), join(f.root, 'lean-toolchain')]);
+    expect(lakeProject(f.root)).toMatch(/lake-manifest\.json: cannot read \(not a regular file\)/);
+    rmSync(join(f.root, 'lake-manifest.json'));
+    expect(project(f.root).toolchain).toBeUndefined();
   });
 });
 

@@ -105,23 +105,34 @@ function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnin
 /**
  * The libraries `lake build` builds by default (`@[default_target] lean_lib X`,
  * or `defaultTargets` in lakefile.toml), else every `lean_lib`; undefined when the
- * directory has no lakefile or declares no library.
+ * directory has no lakefile or declares no library, or when its lakefile cannot be
+ * read (a warning in `warnings`: the directory is then walked as a plain tree).
  */
-export function lakeLibraries(root: string): string[] | undefined {
+export function lakeLibraries(root: string, warnings: string[] = []): string[] | undefined {
   const name = String.raw`«[^»]+»|[A-Za-z_][\w.]*`;
   const unquote = (n: string) => n.replace(/^«|»$/g, '');
   const lean = join(root, 'lakefile.lean');
   const toml = join(root, 'lakefile.toml');
   let all: string[] = [];
   let defaults: string[] = [];
+  const read = (file: string): string | undefined => {
+    try {
+      return readConfigFile(file);
+    } catch (e) {
+      warnings.push(`${file}: not read (${(e as Error).message}); ${root} walked as a plain directory`);
+      return undefined;
+    }
+  };
   if (existsSync(lean)) {
-    const text = readFileSync(lean, 'utf8');
+    const text = read(lean);
+    if (text === undefined) return undefined;
     for (const m of text.matchAll(new RegExp(String.raw`(@\[default_target\]\s*)?lean_lib\s+(${name})`, 'g'))) {
       all.push(unquote(m[2]!));
       if (m[1]) defaults.push(unquote(m[2]!));
     }
   } else if (existsSync(toml)) {
-    const text = readFileSync(toml, 'utf8');
+    const text = read(toml);
+    if (text === undefined) return undefined;
     for (const m of text.matchAll(/\[\[lean_lib\]\]\s*\n\s*name\s*=\s*"([^"]+)"/g)) all.push(m[1]!);
     const dt = /defaultTargets\s*=\s*\[([^\]]*)\]/.exec(text);
     if (dt) defaults = [...dt[1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((n) => all.includes(n));
@@ -130,8 +141,22 @@ export function lakeLibraries(root: string): string[] | undefined {
   return libs.length ? libs : undefined;
 }
 
+/** Project files (lakefiles, `lake-manifest.json`, `lean-toolchain`) are small; larger ones are not read. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A project's configuration file as text. Throws, saying why, for what is not a
+ * regular file (a FIFO would block for ever, a directory fails) or is too large.
+ */
+export function readConfigFile(file: string): string {
+  const st = statSync(file);
+  if (!st.isFile()) throw new Error(st.isDirectory() ? 'a directory' : 'not a regular file');
+  if (st.size > MAX_CONFIG_BYTES) throw new Error('larger than 4 MiB');
+  return readFileSync(file, 'utf8');
+}
+
 function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, warnings: string[], skip: string[]): void {
-  const libs = lakeLibraries(root);
+  const libs = lakeLibraries(root, warnings);
   if (!libs) return walkPackage(root, out, seen, warnings, skip);
   for (const lib of libs) {
     const file = join(root, `${lib}.lean`);
@@ -188,7 +213,13 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): {
     }
     const packages = join(input, '.lake', 'packages');
     if (opts.packages !== false && safeIsDir(packages)) {
-      for (const pkg of readdirSync(packages).sort()) {
+      let pkgs: string[] = [];
+      try {
+        pkgs = readdirSync(packages).sort();
+      } catch (e) {
+        warnings.push(`${packages}: ${(e as Error).message}`);
+      }
+      for (const pkg of pkgs) {
         if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings, skipped);
       }
     }

@@ -85,6 +85,9 @@ export function readHeader(toks: Token[]): TheoryHeader {
   return header;
 }
 
+/** Named contexts (locales, classes, `context`s) kept per command; real theories nest a few. */
+const MAX_NAMED_CONTEXTS = 64;
+
 export function splitCommands(src: string, raw: Token[]): SplitResult {
   const header = readHeader(raw);
   const custom = new Set(header.commands);
@@ -128,20 +131,22 @@ export function splitCommands(src: string, raw: Token[]): SplitResult {
   }
   close();
 
-  // context nesting: `… begin` opens, `end` closes
+  // context nesting: `… begin` opens, `end` closes. Each level keeps the named
+  // contexts in force and the innermost instantiation type, shared by the commands
+  // at that level (never rebuilt per command: a hostile file nests thousands deep)
   const stack: string[] = [];
-  const inst: Array<string | undefined> = [];
+  const named: string[][] = [[]];
+  const inst: Array<string | undefined> = [undefined];
   for (const c of commands) {
-    c.contexts = stack.filter(Boolean);
-    for (let k = inst.length - 1; k >= 0; k--) {
-      if (inst[k] !== undefined) {
-        c.instType = inst[k];
-        break;
-      }
-    }
+    c.contexts = named[named.length - 1]!;
+    const instType = inst[inst.length - 1];
+    if (instType !== undefined) c.instType = instType;
     if (c.kw === 'end') {
-      stack.pop();
-      inst.pop();
+      if (stack.length) {
+        stack.pop();
+        named.pop();
+        inst.pop();
+      }
       continue;
     }
     if (c.kw !== 'theory' && !CONTEXT_OPENERS.has(c.kw)) continue;
@@ -155,13 +160,17 @@ export function splitCommands(src: string, raw: Token[]): SplitResult {
     }
     if (!hasBegin) continue;
     const nameTok = tokens[c.start + 1];
-    const named = c.kw === 'locale' || c.kw === 'context' || c.kw === 'class';
-    stack.push(named && nameTok?.kind === 'ident' && !PROOF_KEYWORDS.has(nameTok.text) ? nameTok.text : '');
+    const isNamed = c.kw === 'locale' || c.kw === 'context' || c.kw === 'class';
+    const name = isNamed && nameTok?.kind === 'ident' && !PROOF_KEYWORDS.has(nameTok.text) ? nameTok.text : '';
+    stack.push(name);
+    const outer = named[named.length - 1]!;
+    // past MAX_NAMED_CONTEXTS names, deeper names are not kept (they would make every command's list as long as the file)
+    named.push(name && outer.length < MAX_NAMED_CONTEXTS ? [...outer, name] : outer);
     let ty: string | undefined;
     if (c.kw === 'instantiation' && nameTok && (nameTok.kind === 'ident' || nameTok.kind === 'str')) {
       ty = (nameTok.kind === 'str' ? tokenBody(nameTok) : nameTok.text).split('.').pop();
     }
-    inst.push(ty);
+    inst.push(ty ?? inst[inst.length - 1]);
   }
   return { tokens, commands, header };
 }

@@ -90,10 +90,10 @@ export function decl(f: LeanFile, s: number, kwIdx: number, e: number, pending: 
     rb: e,
   };
   const members: Proto[] = [];
-  if (structLike) members.push(...structMembers(f, main, h, e));
-  if (inductiveLike) members.push(...ctorMembers(f, main, h, e));
+  // loops, not push(...xs): a structure can have more fields than a call takes arguments
+  if (structLike) for (const m of structMembers(f, main, h, e)) members.push(m);
+  if (inductiveLike) for (const m of ctorMembers(f, main, h, e)) members.push(m);
   const protos = [main, ...members, ...attrGenerated(f, main, attrs, structLike)];
-  const out: ExtractedDecl[] = protos.map((p) => toRecord(f, p, scope, false));
-  out.push(...additiveTwins(f, main, members, attrs, scope));
-  f.decls.push(...out);
+  for (const p of protos) f.decls.push(toRecord(f, p, scope, false));
+  for (const d of additiveTwins(f, main, members, attrs, scope)) f.decls.push(d);
 }

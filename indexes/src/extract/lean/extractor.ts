@@ -41,7 +41,13 @@ class Extractor {
     }
   }
 
+  /** One command; `open X in <command>` goes on with the command after `in` (a loop: chains can be long). */
   private command(s: number, e: number): void {
+    for (let next = s; next >= 0; ) next = this.step(next, e);
+  }
+
+  /** The command in [s, e); where the command after its `in` starts, or -1. */
+  private step(s: number, e: number): number {
     const f = this.f;
     const toks = f.toks;
     const pending = this.pending;
@@ -53,7 +59,7 @@ class Extractor {
       else if (t.k === T.Attr) j = matchClose(toks, j, e) + 1;
       else break;
     }
-    if (j >= e || toks[j].k !== T.Id) return;
+    if (j >= e || toks[j].k !== T.Id) return -1;
     const head = toks[j];
     const v = head.v;
     if (v === 'namespace') {
@@ -70,7 +76,7 @@ class Extractor {
       const n = toks[j + 1];
       f.scopes.end(j + 1 < e && n.k === T.Id && !n.nl ? n.v : '', head, (msg, tok) => f.warn(msg, tok));
     } else if (PREFIXABLE.has(v)) {
-      this.prefixable(j, e, pending);
+      return this.prefixable(j, e, pending);
     } else if (v === 'export') {
       exportCommand(f, s, j, e, pending);
     } else if (v === 'alias') {
@@ -78,10 +84,11 @@ class Extractor {
     } else if (DECL_KW[v] !== undefined) {
       decl(f, s, j, e, pending);
     }
+    return -1;
   }
 
-  /** `open`, `variable`, `set_option`, … possibly with `in`. */
-  private prefixable(j: number, e: number, pending: Prefix | null): void {
+  /** `open`, `variable`, `set_option`, … possibly with `in`: then where the command after it starts, else -1. */
+  private prefixable(j: number, e: number, pending: Prefix | null): number {
     const f = this.f;
     const toks = f.toks;
     const kw = toks[j].v;
@@ -93,10 +100,9 @@ class Extractor {
         : { opens: [...(pending?.opens ?? [])], vars: [...(pending?.vars ?? [])], includes: [...(pending?.includes ?? [])] };
     if (kw === 'attribute') attributeCommand(f, j + 1, argEnd);
     else f.scopes.scopeCommand(toks, kw, j + 1, argEnd, target, inIdx >= 0);
-    if (inIdx >= 0) {
-      this.pending = target;
-      if (inIdx + 1 < e) this.command(inIdx + 1, e);
-    }
+    if (inIdx < 0) return -1;
+    this.pending = target;
+    return inIdx + 1 < e ? inIdx + 1 : -1;
   }
 }
 

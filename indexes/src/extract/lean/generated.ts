@@ -100,10 +100,10 @@ export function attributeCommand(f: LeanFile, a: number, b: number): void {
     const t = toks[m];
     if (t.k !== T.Id) continue;
     const cands = [t.v, ns ? `${ns}.${t.v}` : t.v];
-    const src = f.decls.find((d) => cands.includes(d.name) && d.origin === undefined);
+    const src = f.firstOwnNamed(cands);
     if (!src) continue;
     const name = info.name !== undefined && b - close === 2 ? qualifyLike(src.name, info.name) : translateName(src.name);
-    if (name === src.name || f.decls.some((d) => d.name === name)) continue;
+    if (name === src.name || f.hasDecl(name)) continue;
     f.decls.push({
       ...src,
       name,

@@ -43,11 +43,39 @@ function parseOpens(toks: Tok[], a: number, b: number): string[] {
   return out;
 }
 
+/**
+ * What one file can put in force at once: nesting depth, and `open`ed names,
+ * `variable` groups and `include`d names in force. Real files stay far below
+ * (Mathlib: under 10 frames, a few dozen opens); past them a hostile file would
+ * make every declaration's scope (and its references' lookups) cost time and
+ * memory in proportion to the file.
+ * What goes past is ignored, with one warning each.
+ */
+export const MAX_FRAMES = 64;
+export const MAX_IN_FORCE = 256;
+
 export class Scopes {
   readonly frames: Frame[] = [{ kind: 'root', name: '', opens: [], vars: [], includes: [] }];
   private readonly cache = new Map<string, Scope>();
+  /** Frames opened past MAX_FRAMES (not kept; their `end`s close nothing kept). */
+  private overflow = 0;
+  private readonly warned = new Set<string>();
+
+  /** `warn`: told once per limit that something past it was ignored. */
+  constructor(private readonly warn: (msg: string) => void = () => {}) {}
+
+  private pastLimit(what: string): void {
+    if (this.warned.has(what)) return;
+    this.warned.add(what);
+    this.warn(`more than ${what === 'frames' ? `${MAX_FRAMES} nested namespaces/sections` : `${MAX_IN_FORCE} ${what} in force`}: the rest are ignored`);
+  }
 
   push(kind: Frame['kind'], name: string): void {
+    if (this.frames.length > MAX_FRAMES) {
+      this.overflow++;
+      this.pastLimit('frames');
+      return;
+    }
     this.frames.push({ kind, name, opens: [], vars: [], includes: [] });
   }
 
@@ -58,6 +86,10 @@ export class Scopes {
   /** `end name`; `warn` reports a stray or mismatched `end`. */
   end(name: string, tok: Tok, warn: (msg: string, tok?: Tok) => void): void {
     const frames = this.frames;
+    if (this.overflow > 0) {
+      this.overflow--;
+      return;
+    }
     if (frames.length <= 1) {
       warn(`stray end${name ? ' ' + name : ''}`, tok);
       return;
@@ -95,15 +127,38 @@ export class Scopes {
    * `target`: the innermost frame, or with `local` the prefix of one command.
    */
   scopeCommand(toks: Tok[], kw: string, a: number, b: number, target: Prefix, local: boolean): void {
-    if (kw === 'open') target.opens.push(...parseOpens(toks, a, b));
-    else if (kw === 'variable') addVariables(target.vars, parseBinders(toks, a, b), this.allVars(local ? target : null));
-    else if (kw === 'include') {
-      for (let m = a; m < b; m++) if (toks[m].k === T.Id) target.includes.push(toks[m].v);
+    const pending = local ? target : null;
+    if (kw === 'open') {
+      let room = MAX_IN_FORCE - this.count('opens', pending);
+      for (const o of parseOpens(toks, a, b)) {
+        if (target.opens.includes(o)) continue;
+        if (room-- <= 0) return this.pastLimit('opened names');
+        target.opens.push(o);
+      }
+    } else if (kw === 'variable') {
+      const groups = parseBinders(toks, a, b);
+      const room = MAX_IN_FORCE - this.count('vars', pending);
+      if (groups.length > room) this.pastLimit('variable groups');
+      addVariables(target.vars, groups.slice(0, Math.max(0, room)), this.allVars(pending));
+    } else if (kw === 'include') {
+      let room = MAX_IN_FORCE - this.count('includes', pending);
+      for (let m = a; m < b; m++) {
+        if (toks[m].k !== T.Id) continue;
+        if (room-- <= 0) return this.pastLimit('included variables');
+        target.includes.push(toks[m].v);
+      }
     } else if (kw === 'omit') {
       const omitted = new Set<string>();
       for (let m = a; m < b; m++) if (toks[m].k === T.Id) omitted.add(toks[m].v);
       for (const f of local ? [target] : this.frames) f.includes = f.includes.filter((n) => !omitted.has(n));
     }
+  }
+
+  /** How many opens, variable groups or includes are in force (with those of a `… in` prefix). */
+  private count(what: 'opens' | 'vars' | 'includes', pending: Prefix | null): number {
+    let n = pending ? pending[what].length : 0;
+    for (const f of this.frames) n += f[what].length;
+    return n;
   }
 
   allVars(pending: Prefix | null): Binder[] {
@@ -134,24 +189,29 @@ export class Scopes {
 
   /** The resolver scope of declaration `full`: its namespaces and the `open`s in force (shared objects). */
   scope(full: string, pending: Prefix | null): Scope {
-    const nss: string[] = [];
-    const addPrefixes = (n: string): void => {
-      let p = n;
-      while (p) {
-        if (!nss.includes(p)) nss.push(p);
-        const d = p.lastIndexOf('.');
-        p = d < 0 ? '' : p.slice(0, d);
-      }
-    };
     const dot = full.lastIndexOf('.');
-    if (dot > 0) addPrefixes(full.slice(0, dot));
-    addPrefixes(this.currentNs());
-    const opens: string[] = [];
-    for (const f of this.frames) for (const o of f.opens) if (!opens.includes(o)) opens.push(o);
-    if (pending) for (const o of pending.opens) if (!opens.includes(o)) opens.push(o);
-    const key = `${nss.join(',')}|${opens.join(',')}`;
+    const own = dot > 0 ? full.slice(0, dot) : '';
+    const ns = this.currentNs();
+    const opens = [...new Set([...this.frames.flatMap((f) => f.opens), ...(pending?.opens ?? [])])];
+    // the key is what the scope is made of (linear in it), the scope made only once per key
+    const key = `${own}|${ns}|${opens.join(',')}`;
     let sc = this.cache.get(key);
     if (!sc) {
+      const nss: string[] = [];
+      const seen = new Set<string>();
+      const addPrefixes = (n: string): void => {
+        let p = n;
+        while (p) {
+          if (!seen.has(p)) {
+            seen.add(p);
+            nss.push(p);
+          }
+          const d = p.lastIndexOf('.');
+          p = d < 0 ? '' : p.slice(0, d);
+        }
+      };
+      addPrefixes(own);
+      addPrefixes(ns);
       sc = { namespaces: nss, opens };
       this.cache.set(key, sc);
     }
