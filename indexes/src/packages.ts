@@ -17,6 +17,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
 import { discoverSources, readConfigFile } from './extract/walk.js';
 import { VERSION } from './store/index-dir.js';
+import { alive } from './store/staging.js';
 
 export interface LakeDependency {
   name: string;
@@ -303,15 +304,6 @@ export function removeStaleBuilds(cache: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * After a new workspace entry is in place: remove older workspace entries of

@@ -52,7 +52,8 @@ function removeStaleStaging(dest: string): void {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id runs (a staging or cache build directory named after it is in use). */
+export function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

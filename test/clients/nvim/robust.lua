@@ -4,47 +4,15 @@
 -- The awkward moments of an editing session: premise-lsp not installed, setup()
 -- without settings, a buffer edited or replaced while the menu is up, a buffer
 -- that is not 'modifiable'. Records the buffers' text and every message.
-local out_path = assert(os.getenv('PREMISE_LSP_OUT'), 'PREMISE_LSP_OUT not set')
-local cmd = vim.json.decode((assert(os.getenv('PREMISE_LSP_CMD'), 'PREMISE_LSP_CMD not set')))
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
+local lines, find, wait = h.lines, h.find, h.wait
+local cmd = h.cmd
 
 local result = { steps = {}, messages = {} }
-local function write_out()
-  local f = assert(io.open(out_path, 'w'))
-  f:write(vim.json.encode(result))
-  f:close()
-end
 
 local messages -- the current step's messages
 vim.notify = function(msg, level)
   table.insert(messages, { msg = msg, level = level or 0 })
-end
-
-local function lines(buf)
-  return vim.api.nvim_buf_get_lines(buf or 0, 0, -1, false)
-end
-
-local function find(needle)
-  for i, l in ipairs(lines()) do
-    local s, e = l:find(needle, 1, true)
-    if s then
-      return i, e
-    end
-  end
-  error('no ' .. needle .. ' in the buffer')
-end
-
-local function wait(cond, timeout_ms, what)
-  local deadline = vim.loop.now() + (timeout_ms or 8000)
-  while true do
-    local ok, v = pcall(cond)
-    if ok and v then
-      return v
-    end
-    if vim.loop.now() > deadline then
-      error('timed out waiting for ' .. (what or 'a condition'))
-    end
-    coroutine.yield()
-  end
 end
 
 -- vim.ui.select stand-in: runs `before_choice` (what the user does while the menu is up), takes the first item
@@ -165,7 +133,7 @@ local timer = vim.loop.new_timer()
 local function finish(err)
   result.error = err
   timer:stop()
-  pcall(write_out)
+  pcall(h.write_out, result)
   vim.schedule(function()
     vim.cmd('qall!')
   end)

@@ -3,53 +3,13 @@
 -- Env: PREMISE_LSP_CMD (JSON list: the server command), PREMISE_LSP_OUT (JSON written here).
 -- Runs the scenarios as a coroutine polled by a timer, so that Neovim's main loop
 -- (typeahead, insert-mode completion, LSP callbacks) keeps running between steps.
-local out_path = assert(os.getenv('PREMISE_LSP_OUT'), 'PREMISE_LSP_OUT not set')
-local cmd = vim.json.decode((assert(os.getenv('PREMISE_LSP_CMD'), 'PREMISE_LSP_CMD not set')))
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
+local lines, find, wait = h.lines, h.find, h.wait
+local cmd = h.cmd
 
 local result = { nvim = vim.version(), steps = {} }
 
-local function write_out()
-  local f = assert(io.open(out_path, 'w'))
-  f:write(vim.json.encode(result))
-  f:close()
-end
-
-local function lines()
-  return vim.api.nvim_buf_get_lines(0, 0, -1, false)
-end
-
--- (row 1-based, col 0-based byte) just after `needle`
-local function find(needle, nth)
-  nth = nth or 1
-  local seen = 0
-  for i, l in ipairs(lines()) do
-    local s, e = l:find(needle, 1, true)
-    while s do
-      seen = seen + 1
-      if seen == nth then
-        return i, e
-      end
-      s, e = l:find(needle, e + 1, true)
-    end
-  end
-  error('no ' .. needle .. ' in the buffer')
-end
-
 local co
-local function wait(cond, timeout_ms, what)
-  local deadline = vim.loop.now() + (timeout_ms or 8000)
-  while true do
-    local ok, v = pcall(cond)
-    if ok and v then
-      return v
-    end
-    if vim.loop.now() > deadline then
-      error('timed out waiting for ' .. (what or 'a condition'))
-    end
-    coroutine.yield()
-  end
-end
-
 local function step(name, fn)
   local ok, err = pcall(fn)
   result.steps[name] = ok and 'ok' or tostring(err)
@@ -140,7 +100,7 @@ local timer = vim.loop.new_timer()
 local function finish(err)
   result.error = err
   timer:stop()
-  pcall(write_out)
+  pcall(h.write_out, result)
   vim.schedule(function()
     vim.cmd('qall!')
   end)
