@@ -48,4 +48,30 @@ function M.wait(cond, timeout_ms, what)
   end
 end
 
+-- Runs `main` as a coroutine resumed every 20 ms from Neovim's main loop (so typeahead and LSP
+-- callbacks run between steps), then writes `result` (with `error` on failure) and quits.
+function M.run(main, result)
+  local timer = vim.loop.new_timer()
+  local function finish(err)
+    result.error = err
+    timer:stop()
+    pcall(M.write_out, result)
+    vim.schedule(function()
+      vim.cmd('qall!')
+    end)
+  end
+  local co = coroutine.create(function()
+    local ok, err = xpcall(main, debug.traceback)
+    finish(not ok and tostring(err) or nil)
+  end)
+  timer:start(0, 20, vim.schedule_wrap(function()
+    if coroutine.status(co) == 'suspended' then
+      local ok, err = coroutine.resume(co)
+      if not ok then
+        finish(tostring(err))
+      end
+    end
+  end))
+end
+
 return M

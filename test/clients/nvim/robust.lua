@@ -129,25 +129,4 @@ local function main()
   end)
 end
 
-local timer = vim.loop.new_timer()
-local function finish(err)
-  result.error = err
-  timer:stop()
-  pcall(h.write_out, result)
-  vim.schedule(function()
-    vim.cmd('qall!')
-  end)
-end
-
-local co = coroutine.create(function()
-  local ok, err = xpcall(main, debug.traceback)
-  finish(not ok and tostring(err) or nil)
-end)
-timer:start(0, 20, vim.schedule_wrap(function()
-  if coroutine.status(co) == 'suspended' then
-    local ok, err = coroutine.resume(co)
-    if not ok then
-      finish(tostring(err))
-    end
-  end
-end))
+h.run(main, result)

@@ -1,7 +1,7 @@
 -- Driven by test/clients/nvim.test.ts:
 --   nvim --headless --clean --cmd 'set rtp^=clients/nvim' -S test/clients/nvim/run.lua <fixture.lean>
 -- Env: PREMISE_LSP_CMD (JSON list: the server command), PREMISE_LSP_OUT (JSON written here).
--- Runs the scenarios as a coroutine polled by a timer, so that Neovim's main loop
+-- Runs the scenarios as a coroutine polled by a timer (helpers.lua run), so that Neovim's main loop
 -- (typeahead, insert-mode completion, LSP callbacks) keeps running between steps.
 local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
 local lines, find, wait = h.lines, h.find, h.wait
@@ -9,7 +9,6 @@ local cmd = h.cmd
 
 local result = { nvim = vim.version(), steps = {} }
 
-local co
 local function step(name, fn)
   local ok, err = pcall(fn)
   result.steps[name] = ok and 'ok' or tostring(err)
@@ -96,25 +95,4 @@ local function main()
   end)
 end
 
-local timer = vim.loop.new_timer()
-local function finish(err)
-  result.error = err
-  timer:stop()
-  pcall(h.write_out, result)
-  vim.schedule(function()
-    vim.cmd('qall!')
-  end)
-end
-
-co = coroutine.create(function()
-  local ok, err = xpcall(main, debug.traceback)
-  finish(not ok and tostring(err) or nil)
-end)
-timer:start(0, 20, vim.schedule_wrap(function()
-  if coroutine.status(co) == 'suspended' then
-    local ok, err = coroutine.resume(co)
-    if not ok then
-      finish(tostring(err))
-    end
-  end
-end))
+h.run(main, result)
