@@ -3,7 +3,8 @@ import type { PremiseRecord } from '../../indexes/src/extract/record.js';
 import { toInfos } from '../../indexes/src/graph.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
-import { slotFit, slotOf } from '../../server/src/engine/slot.js';
+import { slotFit, slotOf, UNKNOWN_SLOT } from '../../server/src/engine/slot.js';
+import { DEFAULT_WEIGHTS } from '../../server/src/engine/fusion.js';
 import { rec } from './engine-helpers.js';
 
 const def = (r: PremiseRecord): PremiseRecord => ({ ...r, kind: 'def' });
@@ -53,6 +54,38 @@ describe('slotFit', () => {
     expect(slotFit('apply', 'f 1 ≤ g 2', p('le_trans'))).toBe(1);
     expect(slotFit('apply', '√(a * b) = √a * √b', p('le_trans'))).toBe(0);
     expect(slotFit('exact', '√(a * b) = √a * √b', p('Real.sqrt'))).toBe(0);
+  });
+});
+
+describe('the tactic unknown (UNKNOWN_SLOT)', () => {
+  it('fits a premise that rewrites the goal or closes it, whichever reading is better; a definition is not demoted', () => {
+    expect(slotFit(UNKNOWN_SLOT, '√(a * b) = √a * √b', p('Real.sqrt_mul'))).toBe(1); // as rw
+    expect(slotFit(UNKNOWN_SLOT, 'f 1 ≤ g 2', p('le_trans'))).toBe(1); // as apply
+    expect(slotFit(UNKNOWN_SLOT, '√(a * b) = √a * √b', p('Real.sqrt'))).toBe(slotFit('apply', '√(a * b) = √a * √b', p('Real.sqrt')));
+    expect(slotFit(UNKNOWN_SLOT, '√(a * b) = √a * √b', p('Real.sqrt'))).toBeGreaterThanOrEqual(0);
+    // the goal read once is not reused for another goal
+    expect(slotFit(UNKNOWN_SLOT, '√u ≤ √(v + 1)', p('Real.sqrt_mul'))).toBeLessThan(1);
+    expect(slotFit(UNKNOWN_SLOT, '√u ≤ √(v + 1)', p('Real.sqrt_le_sqrt'))).toBe(1);
+  });
+
+  it('hybrid Lean states with no slot: what acts on the goal moves up; weight 0, BM25 mode, a reranker or a given slot turn it off', async () => {
+    const hybrid = async (o: object = {}, e = engine()) => e.search(GOAL, { k: 5, mode: 'hybrid', ...o });
+    const names = (hs: { name: string }[]) => hs.map((h) => h.name);
+    const fitted = await hybrid();
+    expect(names(fitted)[0]).toBe('Real.sqrt_mul');
+    expect(fitted.find((h) => h.name === 'Real.sqrt_mul')!.parts.slot).toBe(1);
+    const off = new Engine([Segment.fromInfos(toInfos(CORPUS))], { weights: { ...DEFAULT_WEIGHTS, formal: { ...DEFAULT_WEIGHTS.formal, fit: 0 } } });
+    const plain = await hybrid({}, off);
+    expect(names(plain)[0]).toBe('Real.sqrt');
+    expect(plain.every((h) => h.parts.slot === undefined)).toBe(true);
+    expect((await engine().search(GOAL, { k: 5, mode: 'bm25' })).every((h) => h.parts.slot === undefined)).toBe(true);
+    expect((await hybrid({ slot: 'exact' })).find((h) => h.name === 'Real.sqrt_mul')!.parts.slot).toBe(slotFit('exact', '√(a * b) = √a * √b', p('Real.sqrt_mul')));
+    // a reranker reads the goal's shape itself: its order stands
+    const keep = { score: async (_q: unknown, top: readonly { score: number }[]) => Float32Array.from(top, (c) => c.score) };
+    const reranked = await hybrid({ rerank: true }, new Engine([Segment.fromInfos(toInfos(CORPUS))], { reranker: keep }));
+    expect(names(reranked)).toEqual(names(plain));
+    // text asks for the declaration itself: no fit
+    expect((await engine().search('square root of a product', { k: 5, mode: 'hybrid' })).every((h) => h.parts.slot === undefined)).toBe(true);
   });
 });
 

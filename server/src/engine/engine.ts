@@ -26,7 +26,7 @@ import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/v
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
-import { slotFit, slotOf, type SlotKind } from './slot.js';
+import { slotFit, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
@@ -161,15 +161,15 @@ function resortHead(list: Candidate[], n: number): void {
   list.splice(0, head.length, ...head);
 }
 
-/** Reorders the top candidates by how well they fit the slot: a bonus of up to SLOT_WEIGHT of their score span. */
-function slotRerank(q: ParsedQuery, slot: SlotKind, list: Candidate[]): void {
+/** Reorders the top candidates by how well they fit the slot(s): a bonus of up to `weight` of their score span. */
+function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weight: number, list: Candidate[]): void {
   const top = list.slice(0, SLOT_TOP);
   if (top.length < 2) return;
   const span = top[0]!.score - top[top.length - 1]!.score || Math.abs(top[0]!.score) || 1;
   for (const c of top) {
-    const fit = slotFit(slot, q.goal, c.info);
+    const fit = slotFit(slots, q.goal, c.info);
     c.parts.slot = fit;
-    c.score += SLOT_WEIGHT * span * fit;
+    c.score += weight * span * fit;
   }
   resortHead(list, top.length);
 }
@@ -574,9 +574,10 @@ export class Engine implements PremiseSearch {
       });
       if (lifted) list.sort(byScore);
     }
-    if (opts.rerank && this.opts.reranker) {
+    const rerank = opts.rerank && this.opts.reranker;
+    if (rerank) {
       const top = list.slice(0, RERANK_TOP);
-      const scores = await this.opts.reranker.score(q, top);
+      const scores = await rerank.score(q, top);
       top.forEach((c, i) => {
         c.parts.rerank = scores[i]!;
         c.score = scores[i]!;
@@ -584,7 +585,9 @@ export class Engine implements PremiseSearch {
       resortHead(list, top.length);
     }
     const slot = slotOf(opts.slot);
-    if (slot) slotRerank(q, slot, list);
+    if (slot) slotRerank(q, slot, SLOT_WEIGHT, list);
+    // the tactic unknown: what acts on the goal as it stands (the reranker reads that itself)
+    else if (mode === 'hybrid' && !rerank && w.fit > 0) slotRerank(q, UNKNOWN_SLOT, w.fit, list);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 

@@ -20,6 +20,13 @@ export interface FusionWeights {
   kind: number;
   /** Text queries: the name, read through the naming convention, says what the query says. */
   name: number;
+  /**
+   * Hybrid mode, no slot given and no reranker: the top 50 are reordered by how
+   * well each premise acts on the goal as it stands (rewrites a subterm of it, or
+   * is it once its hypotheses are set aside; `slot.ts`, `UNKNOWN_SLOT`), a bonus
+   * of up to this share of their score span.
+   */
+  fit: number;
 }
 
 /**
@@ -53,11 +60,11 @@ export interface StyleWeights {
 }
 
 export const DEFAULT_WEIGHTS: StyleWeights = {
-  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0 },
-  isabelle: { dense: 0, sparse: 0.9, prior: 0.2, graph: 0.8, local: 1, informal: 0, kind: 0, name: 0 },
-  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0 },
-  formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0 },
-  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4 },
+  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0, fit: 0.3 },
+  isabelle: { dense: 0, sparse: 0.9, prior: 0.2, graph: 0.8, local: 1, informal: 0, kind: 0, name: 0, fit: 0 },
+  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0, fit: 0 },
+  formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0, fit: 0 },
+  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4, fit: 0 },
 };
 
 /** The weights for a query of this style (`ParsedQuery['style']`; for text, its reading: english, formula, mixed, name or none). */

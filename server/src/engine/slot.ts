@@ -31,6 +31,7 @@ const DEFINITIONS = new Set(['def', 'abbrev', 'structure', 'class', 'inductive',
 type Tok = string;
 const TOKEN = /[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*|[0-9]+|:=|=>|->|<->|\S/gu;
 const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}', '⟨': '⟩', '⦃': '⦄' };
+const CLOSE = new Set(Object.values(OPEN));
 const SINGLE_VAR = /^[A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*$/u;
 
 function tokens(s: string): Tok[] {
@@ -56,7 +57,7 @@ function topLevel(ts: Tok[], want: (t: Tok) => boolean): number[] {
   for (let i = 0; i < ts.length; i++) {
     const t = ts[i]!;
     if (OPEN[t]) depth++;
-    else if (Object.values(OPEN).includes(t)) depth--;
+    else if (CLOSE.has(t)) depth--;
     else if (depth === 0 && want(t)) out.push(i);
   }
   return out;
@@ -123,14 +124,16 @@ function matches(pat: Tok[], goal: Tok[], vars: Set<string>, whole = false): boo
   if (!pat.length) return false;
   if (whole) return matchAt([...pat, '⊣'], [...goal, '⊣'], 0, vars) === goal.length + 1;
   // a bare variable matches anything: no evidence
-  if (pat.every((t) => vars.has(t) || OPEN[t] || Object.values(OPEN).includes(t))) return false;
-  for (let i = 0; i < goal.length; i++) if (matchAt(pat, goal, i, vars) >= 0) return true;
+  if (pat.every((t) => vars.has(t) || OPEN[t] || CLOSE.has(t))) return false;
+  // a constant first token can only match where the goal has it
+  const first = vars.has(pat[0]!) ? undefined : pat[0];
+  for (let i = 0; i < goal.length; i++) if ((first === undefined || goal[i] === first) && matchAt(pat, goal, i, vars) >= 0) return true;
   return false;
 }
 
 /** Share of the pattern's constants that occur in the goal. */
 function overlap(pat: Tok[], goal: Tok[], vars: Set<string>): number {
-  const consts = new Set(pat.filter((t) => !vars.has(t) && !OPEN[t] && !Object.values(OPEN).includes(t) && t !== ','));
+  const consts = new Set(pat.filter((t) => !vars.has(t) && !OPEN[t] && !CLOSE.has(t) && t !== ','));
   if (!consts.size) return 0;
   const g = new Set(goal);
   let n = 0;
@@ -145,17 +148,32 @@ const strip = (ts: Tok[]) => {
 };
 
 /**
+ * When the tactic is not known (a proof state with no slot at the cursor, a
+ * benchmark step), the premise wanted most often acts on the goal as it stands:
+ * it rewrites a subterm of it, or it is the goal once its hypotheses are set
+ * aside. Its fit is the better of those two readings.
+ */
+export const UNKNOWN_SLOT: readonly SlotKind[] = ['rw', 'apply'];
+
+/** The last goal read, kept: one search fits up to 50 premises against the same goal. */
+let lastGoal: { text: string; toks: Tok[] } = { text: '', toks: [] };
+function goalTokens(goalText: string): Tok[] {
+  if (lastGoal.text !== goalText) lastGoal = { text: goalText, toks: strip(tokens(goalText)) };
+  return lastGoal.toks;
+}
+
+/**
  * How well a premise fits the slot, in [-1, 1]: 1 for a structural fit (a rewrite
  * whose left side occurs in the goal; a conclusion that is the goal), partial
  * credit for the right shape with shared constants, −0.5 for definitions in
- * rewriting slots, 0 when nothing is known.
+ * rewriting slots, 0 when nothing is known. Several slots (`UNKNOWN_SLOT`): the
+ * best fit of any, the premise read once.
  */
-export function slotFit(slot: SlotKind, goalText: string, p: Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>): number {
+export function slotFit(slots: SlotKind | readonly SlotKind[], goalText: string, p: Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>): number {
   budget = MATCH_BUDGET;
-  const rewriting = slot === 'rw' || slot === 'simp';
-  if (rewriting && DEFINITIONS.has(p.kind)) return -0.5;
-  const goal = strip(tokens(goalText));
-  if (!goal.length) return 0;
+  const goal = goalTokens(goalText);
+  const kinds = typeof slots === 'string' ? [slots] : slots;
+  if (!goal.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
   const vars = new Set<string>();
   for (const a of p.args) {
     const h = binderToHyp(a);
@@ -165,7 +183,18 @@ export function slotFit(slot: SlotKind, goalText: string, p: Pick<PremiseInfo, '
   const { concl, bound, hyps } = conclusion(tokens(p.goal || p.statement));
   for (const b of bound) vars.add(b);
   for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
-  if (rewriting) {
+  const premise = { kind: p.kind, concl, hyps, vars };
+  let best = -Infinity;
+  for (const k of kinds) best = Math.max(best, fitOne(k, goal, premise));
+  return kinds.length ? best : 0;
+}
+
+const isRewriting = (slot: SlotKind) => slot === 'rw' || slot === 'simp';
+
+function fitOne(slot: SlotKind, goal: Tok[], p: { kind: string; concl: Tok[]; hyps: number; vars: Set<string> }): number {
+  const { concl, hyps, vars } = p;
+  if (isRewriting(slot)) {
+    if (DEFINITIONS.has(p.kind)) return -0.5;
     const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->')[0];
     if (eq === undefined) {
       // simp also uses `p` as `p = True`
