@@ -1,14 +1,16 @@
 /**
  * Where an indexed premise's source file is on disk. A premise's `file` is
  * relative to the package root it was read under (extract/walk.ts): a source
- * given to `index`, one of that source's `.lake/packages/*`, or, for a single
- * file given on its own, that file. `SourcePaths` maps `file` back to an
- * absolute path: the first of the roots under which it is a regular file,
+ * given to `index`, one of that source's `.lake/packages/*`, a Lake package
+ * nested in a source directory, or, for a single file given on its own, that file. `SourcePaths` maps `file` back to an
+ * absolute path: the first of the roots under which it is a regular file (nested
+ * Lake packages, found by a walk of the sources, only asked when no other root has it),
  * never a path outside that root (an index whose `file` is absolute, climbs
  * with `..` or is not a plain relative path gets none). Answers, found or not,
  * are cached per file for the roots it was made with.
  */
 import { readdirSync, statSync } from 'node:fs';
+import { lakeRootsUnder } from './extract/walk.js';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** One root: a directory the file is relative to, or a single source file (its `file` is its base name). */
@@ -60,8 +62,21 @@ function rootsOf(sources: readonly string[]): Root[] {
   return out;
 }
 
+/** Lake packages nested in the source directories (their own roots; the walk's order). */
+function nestedRootsOf(roots: readonly Root[], sources: readonly string[]): Root[] {
+  const dirs = new Set(roots.filter((r) => !r.single).map((r) => r.path));
+  const out: Root[] = [];
+  for (const s of sources) {
+    const src = resolve(s);
+    if (!dirs.has(src)) continue;
+    for (const p of lakeRootsUnder(src)) if (!dirs.has(p)) out.push({ path: p, single: false });
+  }
+  return out;
+}
+
 export class SourcePaths {
   private roots?: Root[];
+  private nested?: Root[];
   private readonly cache = new Map<string, string | null>();
 
   constructor(private readonly sources: readonly string[]) {}
@@ -78,7 +93,14 @@ export class SourcePaths {
   private find(file: string): string | undefined {
     if (typeof file !== 'string' || !isPlainRelative(file)) return undefined;
     this.roots ??= rootsOf(this.sources);
-    for (const root of this.roots) {
+    const found = this.under(this.roots, file);
+    if (found) return found;
+    this.nested ??= nestedRootsOf(this.roots, this.sources);
+    return this.under(this.nested, file);
+  }
+
+  private under(roots: readonly Root[], file: string): string | undefined {
+    for (const root of roots) {
       if (root.single) {
         if (file === basename(root.path) && stat(root.path)?.isFile()) return root.path;
         continue;

@@ -36,6 +36,14 @@ describe('SourcePaths', () => {
     expect(paths.resolve('Lone.lean')).toBe(join(single, 'Lone.lean'));
   });
 
+  it('a Lake package nested in a source directory is a root of its own (as the walk reads it)', () => {
+    const dir = tree({ 'lean/lakefile.lean': '', 'lean/Sample/Lists.lean': '', 'isabelle/Sample_Isa.thy': '' });
+    const paths = new SourcePaths([dir]);
+    expect(paths.resolve('isabelle/Sample_Isa.thy')).toBe(join(dir, 'isabelle/Sample_Isa.thy'));
+    expect(paths.resolve('Sample/Lists.lean')).toBe(join(dir, 'lean/Sample/Lists.lean'));
+    expect(paths.resolve('lakefile.lean')).toBe(join(dir, 'lean/lakefile.lean'));
+  });
+
   it('a file under no root, or a directory, has no path', () => {
     const a = tree({ 'A/One.lean': '' });
     const paths = new SourcePaths([a, join(a, 'missing-root')]);
