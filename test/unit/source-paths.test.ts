@@ -111,8 +111,9 @@ describe('engine sourcePath', () => {
     const ws = engine.lookup(WS_THEOREM)!;
     expect(engine.sourcePath(dep)).toBe(join(f.depDir, dep.file));
     expect(engine.sourcePath(ws)).toBe(join(f.root, ws.file));
-    // a premise under another file name than the index's (not this index's premise) has none
-    expect(engine.sourcePath({ name: ws.name, file: dep.file })).toBeUndefined();
+    // a name no index has, and a file that would climb out of the roots, have none
+    expect(engine.sourcePath({ name: 'No.such', file: ws.file })).toBeUndefined();
+    expect(engine.sourcePath({ name: ws.name, file: `../proj/${ws.file}` })).toBeUndefined();
     // the sources moved: roots given by the caller are used instead of the manifest's
     const moved = join(tmp, 'moved');
     symlinkSync(f.root, moved);

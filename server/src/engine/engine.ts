@@ -331,8 +331,8 @@ export class Engine implements PremiseSearch {
     const loc = this.locate(premise.name, this.view());
     const i = loc ? this.base.indexOf(loc.seg) : -1;
     const roots = this.opts.sourceRoots?.[i];
-    // an overlay premise (an edited document), or one of another index: no roots to read it under
-    if (!loc || i < 0 || !roots?.length || loc.seg.table.get(loc.id).file !== premise.file) return undefined;
+    // an overlay premise (an edited document): no roots to read it under
+    if (i < 0 || !roots?.length) return undefined;
     return (this.sourcePaths[i] ??= new SourcePaths(roots)).resolve(premise.file);
   }
 
