@@ -186,13 +186,15 @@ export function lakeRootsUnder(dir: string): string[] {
     } catch {
       continue;
     }
-    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)); // popped in name order
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const below: string[] = [];
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.name.startsWith('.') || SKIP_DIRS.has(e.name) || !(e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p)))) continue;
       if (isLakeRoot(p)) out.push(p);
-      else stack.push(p);
+      else below.push(p);
     }
+    stack.push(...below.reverse()); // looked into in name order
   }
   return out;
 }
