@@ -33,7 +33,8 @@
 ;;
 ;; `premise-lsp-search', `premise-lsp-insert' and `premise-lsp-send-settings'
 ;; talk to whichever lsp-mode workspace of the buffer is premise-lsp (the one
-;; offering the `premise-lsp.search' command).  Completion is lsp-mode's
+;; offering the `premise-lsp.search' command); `C-u M-x premise-lsp-search'
+;; visits the picked premise's source instead of inserting its name.  Completion is lsp-mode's
 ;; `lsp-completion-at-point' (lsp-mode merges the servers' items).
 
 ;;; Code:

@@ -20,7 +20,8 @@
 ;;   (add-hook 'lean4-mode-hook #'eglot-ensure)
 ;;
 ;; Commands: `premise-lsp-search' (free text, or the goal at point when the
-;; text is empty; pick a result, its name is inserted), `premise-lsp-insert'
+;; text is empty; pick a result, its name is inserted; with a prefix argument,
+;; C-u, its source is visited at its declaration instead), `premise-lsp-insert'
 ;; (pick one of premise-lsp's "Insert premise" code actions and apply it),
 ;; `premise-lsp-send-settings' (push the settings to a running server).
 ;; They work with Eglot (registered here once Eglot is loaded) and with
@@ -31,6 +32,7 @@
 
 (require 'cl-lib)
 (require 'subr-x)
+(require 'url-util)
 
 (declare-function eglot-current-server "eglot")
 (declare-function eglot--capabilities "eglot")
@@ -43,6 +45,7 @@
 (declare-function eglot--signal-textDocument/didChange "eglot")
 (declare-function jsonrpc-request "jsonrpc")
 (declare-function jsonrpc-notify "jsonrpc")
+(declare-function xref-push-marker-stack "xref")
 (defvar eglot-server-programs)
 
 (defgroup premise-lsp nil
@@ -265,13 +268,39 @@ Returns the result plist (:query :source :results [...])."
         (statement (replace-regexp-in-string "\n" " " (or (plist-get hit :statement) ""))))
     (propertize name 'premise-lsp-hit hit 'premise-lsp-statement statement)))
 
+(defun premise-lsp--uri-file (uri)
+  "The local file name of a file: URI, or nil for another kind of URI."
+  (when (and (stringp uri) (string-match "\\`file://\\(?:localhost\\)?\\(/.*\\)\\'" uri))
+    (let ((path (decode-coding-string (url-unhex-string (match-string 1 uri)) 'utf-8)))
+      ;; file:///C:/x on Windows
+      (if (string-match-p "\\`/[A-Za-z]:" path) (substring path 1) path))))
+
+(defun premise-lsp--visit (hit)
+  "Visit the source of search HIT at its declaration, or say that it is unknown.
+Returns the buffer visited, or nil."
+  (let* ((file (premise-lsp--uri-file (plist-get hit :uri)))
+         (line (plist-get (plist-get (plist-get hit :range) :start) :line)))
+    (if (not (and file (file-readable-p file)))
+        (progn (message "premise-lsp: the source of %s is not known (%s)"
+                        (plist-get hit :name) (or (plist-get hit :location) (plist-get hit :file) "no location"))
+               nil)
+      (when (fboundp 'xref-push-marker-stack) (xref-push-marker-stack)) ; M-, comes back
+      (find-file file)
+      (widen)
+      (goto-char (point-min))
+      (forward-line (if (integerp line) line 0))
+      (current-buffer))))
+
 ;;;###autoload
-(defun premise-lsp-search (query)
+(defun premise-lsp-search (query &optional visit)
   "Search premises for QUERY, pick one and insert its name at point.
-With an empty QUERY, search for the goal (or declaration) at point."
-  (interactive (progn (barf-if-buffer-read-only)
-                      (list (read-string "Premise search (empty: goal at point): "))))
-  (barf-if-buffer-read-only) ; before asking the server and showing a menu
+With an empty QUERY, search for the goal (or declaration) at point.
+With a prefix argument (VISIT non-nil), visit the picked premise's source
+at its declaration instead of inserting its name."
+  (interactive (progn (unless current-prefix-arg (barf-if-buffer-read-only))
+                      (list (read-string "Premise search (empty: goal at point): ")
+                            current-prefix-arg)))
+  (unless visit (barf-if-buffer-read-only)) ; before asking the server and showing a menu
   (let* ((result (premise-lsp-search-results query))
          (hits (append (plist-get result :results) nil)))
     (if (null hits)
@@ -290,8 +319,12 @@ With an empty QUERY, search for the goal (or declaration) at point."
                         (complete-with-action action cands string pred))))
              (choice (completing-read (format "Premise (%s): " (car cands)) table nil t nil nil (car cands))))
         (when (and choice (not (string-empty-p choice)))
-          (insert (substring-no-properties choice)) ; not the hit data the candidate carries
-          choice)))))
+          (if visit
+              (when (premise-lsp--visit (cl-find (substring-no-properties choice) hits
+                                                 :key (lambda (h) (plist-get h :name)) :test #'equal))
+                choice)
+            (insert (substring-no-properties choice)) ; not the hit data the candidate carries
+            choice))))))
 
 (defun premise-lsp-code-actions ()
   "premise-lsp's \"Insert premise\" code actions at point, as (TITLE . ACTION)."

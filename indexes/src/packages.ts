@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
 import { discoverSources, readConfigFile } from './extract/walk.js';
 import { VERSION } from './store/index-dir.js';
@@ -263,6 +263,17 @@ export function cacheEntries(project: LakeProject, encoderId: string, cache: str
   }
   if (workspaceFiles(project).length) specs.push({ kind: 'workspace', ownKey: workspaceKey(project, encoderId), sources: [project.root], packages: false, name: project.name });
   return chainEntries(cache, specs);
+}
+
+/**
+ * The roots an entry's premises' files are relative to: its sources, or, for a
+ * directory of links (the toolchain's `Init` → `<dir>/Init`), the directories
+ * the links point into (the link directory is gone once the entry is built).
+ */
+export function entryRoots(entry: Pick<CacheEntry, 'sources' | 'links'>): string[] {
+  if (!entry.links) return [...entry.sources];
+  const roots = Object.entries(entry.links).flatMap(([name, target]) => (basename(target) === name ? [dirname(target)] : []));
+  return [...new Set(roots)];
 }
 
 /** A finished entry has its manifest (written last, and the directory is renamed into place only when complete). */

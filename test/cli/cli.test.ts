@@ -40,6 +40,8 @@ describe('premise-lsp index/query (sparse)', () => {
     expect(hits).toHaveLength(3);
     expect(hits[0].name).toBe("Sample.Lists.length_append'");
     expect(hits[0]).toMatchObject({ kind: 'theorem', rank: 1, file: 'Sample/Lists.lean' });
+    // where it is: the file under the source given to `index` (a Lake package nested in it)
+    expect(hits[0].path).toBe(join(SAMPLE, 'lean', 'Sample', 'Lists.lean'));
     expect(hits[0].statement).toContain('(l₁ ++ l₂).length = l₁.length + l₂.length');
     expect(hits[0].doc).toMatch(/sum of the lengths/);
     expect(hits[0].parts.sparse).toBeGreaterThan(0);

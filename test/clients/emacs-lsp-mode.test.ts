@@ -9,11 +9,14 @@
  * written to a JSON file read here.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, run, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
+import { buildIndex } from '../../indexes/src/build.js';
+import { ROOT, run, SERVE, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
+
+const SAMPLE = join(ROOT, 'test/fixtures/sample');
 
 function lspModeSkip(): string | undefined {
   const emacs = skipReason('emacs');
@@ -35,9 +38,13 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'premise-lsp-lsp-mode-'));
     const outPath = join(dir, 'out.json');
+    // a real index of the sample, whose hits carry the uri of their source (C-u premise-lsp-search visits it)
+    const index = join(dir, 'sample-idx');
+    await buildIndex({ sources: [SAMPLE], out: index });
     proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
       env: {
         PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
+        PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
         PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]),
         PREMISE_LSP_TEST_FAKE_ISABELLE: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-isabelle.mjs')]),
         PREMISE_LSP_TEST_FIXTURES: join(ROOT, 'test/fixtures/lsp'),
@@ -55,7 +62,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 6));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 7));
 
   for (const [setup, prefix] of [
     ['lean4-mode-style (premise-lsp wrapping lean4-mode\'s client)', 'proxy'],
@@ -80,5 +87,11 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(out.isabelle_search_source, log()).toBe('goal:dynamic_output');
     expect(out.isabelle_search_at_point[0]).toBe('Nat.add_0_right');
     expect(out.isabelle_completion).toContain('Nat.add_0_right');
+  });
+
+  it("C-u premise-lsp-search visits the picked premise's source at its declaration; without a uri it says so", () => {
+    expect(out.visit_file && realpathSync(out.visit_file), log()).toBe(realpathSync(join(SAMPLE, 'lean/Sample/Order.lean')));
+    expect(out.visit_line).toBe('/-- The triangle inequality for absolute values of integers. -/');
+    expect(out.add_on_visit_unknown).toMatch(/the source of Nat\.le_of_lt_succ is not known/);
   });
 });

@@ -5,10 +5,13 @@
  * completion, premise-lsp-insert and premise-lsp-search, and writes what the
  * editor did to a JSON file read here.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
+import { buildIndex } from '../../indexes/src/build.js';
+import { fixtureCopy, ROOT, run, SERVE, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
+
+const SAMPLE = join(ROOT, 'test/fixtures/sample');
 
 const skip = skipReason('emacs');
 
@@ -20,9 +23,13 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
   beforeAll(async () => {
     fixture = fixtureCopy('Complete.lean');
     const outPath = join(dirname(fixture), 'emacs-out.json');
+    // a real index of the sample, whose hits carry the uri of their source (C-u premise-lsp-search visits it)
+    const index = join(dirname(fixture), 'sample-idx');
+    await buildIndex({ sources: [SAMPLE], out: index });
     proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
       env: {
         PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
+        PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
         PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]), // a server that is not premise-lsp
         PREMISE_LSP_TEST_FIXTURE: fixture,
         PREMISE_LSP_TEST_OUT: outPath,
@@ -38,7 +45,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 11));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 13));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');
@@ -54,5 +61,11 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
   it('premise-lsp-search runs premise-lsp.search and inserts the chosen name', () => {
     expect(out.search_line, log()).toBe('  exact Nat.le_of_lt_succ');
     expect(out.search_at_point?.[0]).toBe('Nat.mul_comm');
+  });
+
+  it("C-u premise-lsp-search visits the picked premise's source at its declaration; without a uri it says so", () => {
+    expect(out.visit_file && realpathSync(out.visit_file), log()).toBe(realpathSync(join(SAMPLE, 'lean/Sample/Order.lean')));
+    expect(out.visit_line).toBe('/-- The triangle inequality for absolute values of integers. -/');
+    expect(out.visit_unknown).toMatch(/the source of Nat\.le_of_lt_succ is not known/);
   });
 });

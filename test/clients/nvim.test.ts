@@ -9,7 +9,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpat
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCopy, ROOT, run, serverCommand, skipReason, type Run } from './util.js';
+import { buildIndex } from '../../indexes/src/build.js';
+import { fixtureCopy, ROOT, run, SERVE, serverCommand, skipReason, type Run } from './util.js';
 
 const skip = skipReason('nvim');
 
@@ -80,6 +81,37 @@ describe.skipIf(skip !== undefined)('neovim client (headless nvim)', () => {
 
   it('leaves the file on disk untouched (edits are buffer edits)', () => {
     expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), 'utf8'));
+  });
+});
+
+describe.skipIf(skip !== undefined)('neovim client on a real index: hits carry the uri of their source', () => {
+  let out: any;
+  let dir: string;
+  const sample = join(ROOT, 'test/fixtures/sample');
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'premise-lsp-nvim-links-'));
+    const index = join(dir, 'idx');
+    await buildIndex({ sources: [sample], out: index });
+    const file = join(dir, 'Scratch.lean');
+    copyFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), file);
+    const cmd = [process.execPath, SERVE, 'serve', '--stdio', '--index', index];
+    ({ out } = await nvimScript('links.lua', file, join(dir, 'nvim-out.json'), { PREMISE_LSP_CMD: JSON.stringify(cmd), PREMISE_LSP_QUERY: 'triangle inequality for absolute values' }));
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(':PremiseSearch! <text> then :cfirst opens the premise\'s source file at its declaration', () => {
+    expect(out.quickfix[0].text).toMatch(/^Sample\.Order\.abs_add_le /);
+    const order = realpathSync(join(sample, 'lean/Sample/Order.lean'));
+    expect(realpathSync(out.bufname)).toBe(order);
+    expect(realpathSync(out.bufname)).not.toBe(realpathSync(out.searched));
+    // the declaration's first line (its docstring), then the theorem
+    const lines = readFileSync(order, 'utf8').split('\n');
+    expect(out.text).toBe(lines[out.line - 1]);
+    expect(lines.slice(out.line - 1, out.line + 1).join('\n')).toMatch(/^\/-- The triangle inequality[^\n]*\ntheorem abs_add_le /);
   });
 });
 

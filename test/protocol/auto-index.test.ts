@@ -121,6 +121,14 @@ describe('automatic index of a Lake project', () => {
     expect(await searchNames(first, 'grumble nil')).toContain('Std.grumble_nil');
     expect(await searchNames(first, 'elab internal thing')).not.toContain('Lean.elab_internal_thing');
     await stderrSays(first, 'engine upgraded');
+    // each hit's uri is its source: the toolchain's (built from a directory of links, gone since), the dependency's, the workspace's
+    const uriOf = async (query: string, name: string) => {
+      const r = await first.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query, k: 5 }] });
+      return r.result.results.find((h: { name: string }) => h.name === name)?.uri;
+    };
+    expect(await uriOf('blips below blops', CORE_THEOREM)).toBe(pathToFileURL(join(tc.srcDir, 'Init', 'Core.lean')).href);
+    expect(await uriOf('zorble frob', DEP_THEOREM)).toBe(pathToFileURL(join(f.depDir, 'DepLib', 'Basic.lean')).href);
+    expect(await uriOf('quux wibble', WS_THEOREM)).toBe(pathToFileURL(f.wsFile).href);
     await first.shutdown();
     const core = readdirSync(cache).filter((n) => n.startsWith('lean-v4.21.0-rc3-toolchain-'));
     expect(core).toHaveLength(1);

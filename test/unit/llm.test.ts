@@ -217,7 +217,7 @@ describe('query augmentation', () => {
       config: () => cfg,
       flavor: () => 'generic',
       log: new Logger(log, 'debug'),
-      live: { around: () => ({ after: [], before: [] }) },
+      live: { around: () => ({ after: [], before: [] }), documentOf: () => undefined },
     } as unknown as Parameters<typeof searchCommand>[0];
     const off = await searchCommand(ctx, [{ query: QUERY, k: 3 }]);
     expect(fake.requests).toHaveLength(0);

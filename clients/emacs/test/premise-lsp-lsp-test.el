@@ -29,6 +29,8 @@
 (defvar premise-lsp-test--fake-lean (premise-lsp-test--json-env "PREMISE_LSP_TEST_FAKE_LEAN"))
 (defvar premise-lsp-test--fake-isabelle (premise-lsp-test--json-env "PREMISE_LSP_TEST_FAKE_ISABELLE"))
 (defvar premise-lsp-test--fixtures (getenv "PREMISE_LSP_TEST_FIXTURES"))
+(defvar premise-lsp-test--index-server (premise-lsp-test--json-env "PREMISE_LSP_TEST_INDEX_SERVER")
+  "premise-lsp on a real index (the sample's), whose hits carry the uri of their source.")
 (setq lsp-session-file (make-temp-file "premise-lsp-lsp-session-")
       lsp-enable-snippet nil
       lsp-enable-file-watchers nil
@@ -260,7 +262,43 @@
           (premise-lsp-test--goto "simp [Nat.mu")
           (let ((r (premise-lsp-search-results "")))
             (premise-lsp-test--observe "add_on_search_source" (plist-get r :source))
-            (should (equal (plist-get r :source) "declaration")))))
+            (should (equal (plist-get r :source) "declaration")))
+          ;; the fixture engine's hits have no uri: visiting one says so, and stays here
+          (let ((here (current-buffer)) menus said)
+            (premise-lsp-test--choosing-default menus
+              (cl-letf (((symbol-function 'message) (lambda (fmt &rest args) (push (apply #'format fmt args) said))))
+                (should-not (premise-lsp-search "m < n + 1 → m ≤ n" t))))
+            (should (eq (current-buffer) here))
+            (premise-lsp-test--observe "add_on_visit_unknown" (or (car said) ""))
+            (should (string-match-p "the source of Nat.le_of_lt_succ is not known" (car said))))))
+    (premise-lsp-lsp-add-on-mode -1)))
+
+(ert-deftest premise-lsp-lsp-test-search-visit ()
+  "C-u M-x premise-lsp-search under lsp-mode visits the picked premise's source at its declaration."
+  (skip-unless premise-lsp-test--index-server)
+  (unwind-protect
+      (let ((premise-lsp-test--server premise-lsp-test--index-server))
+        (premise-lsp-lsp-add-on-mode 1)
+        (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("lean4-lsp" "premise-lsp"))
+          (let ((searched (current-buffer))
+                (before (buffer-string))
+                (current-prefix-arg '(4))
+                menus visited)
+            (unwind-protect
+                (progn
+                  (premise-lsp-test--choosing-default menus
+                    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "triangle inequality for absolute values")))
+                      (should (equal (call-interactively #'premise-lsp-search) "Sample.Order.abs_add_le"))))
+                  (setq visited (current-buffer))
+                  (should-not (eq visited searched))
+                  (premise-lsp-test--observe "visit_file" (buffer-file-name visited))
+                  (premise-lsp-test--observe "visit_line" (premise-lsp-test--line))
+                  (should (string-prefix-p "/-- The triangle inequality" (premise-lsp-test--line)))
+                  (forward-line 1)
+                  (should (string-prefix-p "theorem abs_add_le " (premise-lsp-test--line)))
+                  (should (equal (with-current-buffer searched (buffer-string)) before)))
+              (when (and visited (not (eq visited searched))) (kill-buffer visited))
+              (set-buffer searched)))))
     (premise-lsp-lsp-add-on-mode -1)))
 
 (ert-deftest premise-lsp-lsp-test-astral-column ()

@@ -22,6 +22,8 @@
 (defvar premise-lsp-test--fixture (getenv "PREMISE_LSP_TEST_FIXTURE"))
 (defvar premise-lsp-test--fake-lean (premise-lsp-test--json-env "PREMISE_LSP_TEST_FAKE_LEAN")
   "A language server that is not premise-lsp (the fake Lean of test/doubles).")
+(defvar premise-lsp-test--index-server (premise-lsp-test--json-env "PREMISE_LSP_TEST_INDEX_SERVER")
+  "premise-lsp on a real index (the sample's), whose hits carry the uri of their source.")
 
 (defmacro premise-lsp-test--with-server (&rest body)
   "Run BODY in a fresh copy of the fixture, managed by Eglot with premise-lsp.
@@ -180,6 +182,45 @@ With `:server CMD' first in BODY, Eglot runs CMD instead."
       (dolist (cmd (list (lambda () (premise-lsp-search "foo")) #'premise-lsp-insert))
         (let ((err (should-error (funcall cmd) :type 'user-error)))
           (should (string-match-p "premise-lsp-not-installed-here. is not installed or not on PATH" (cadr err))))))))
+
+(ert-deftest premise-lsp-test-search-visit ()
+  "C-u M-x premise-lsp-search visits the picked premise's source at its declaration."
+  (premise-lsp-test--with-server
+    :server premise-lsp-test--index-server
+    (let ((searched (current-buffer))
+          (before (buffer-string))
+          (buffer-read-only t) ; visiting needs no writable buffer
+          (current-prefix-arg '(4))
+          menus visited)
+      (unwind-protect
+          (progn
+            (premise-lsp-test--choosing-default menus
+              (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "triangle inequality for absolute values")))
+                (should (equal (call-interactively #'premise-lsp-search) "Sample.Order.abs_add_le"))))
+            (setq visited (current-buffer))
+            (should-not (eq visited searched))
+            (premise-lsp-test--observe "visit_file" (buffer-file-name visited))
+            (premise-lsp-test--observe "visit_line" (premise-lsp-test--line))
+            (should (string-prefix-p "/-- The triangle inequality" (premise-lsp-test--line)))
+            (forward-line 1)
+            (should (string-prefix-p "theorem abs_add_le " (premise-lsp-test--line)))
+            (should (equal (with-current-buffer searched (buffer-string)) before)))
+        (when (and visited (not (eq visited searched))) (kill-buffer visited))
+        (set-buffer searched)))))
+
+(ert-deftest premise-lsp-test-search-visit-unknown ()
+  "A hit without a uri: visiting says so and changes nothing."
+  (premise-lsp-test--with-server
+    (let ((searched (current-buffer))
+          (before (buffer-string))
+          menus said)
+      (premise-lsp-test--choosing-default menus
+        (cl-letf (((symbol-function 'message) (lambda (fmt &rest args) (push (apply #'format fmt args) said))))
+          (should-not (premise-lsp-search "m < n + 1 → m ≤ n" t))))
+      (should (eq (current-buffer) searched))
+      (should (equal (buffer-string) before))
+      (premise-lsp-test--observe "visit_unknown" (or (car said) ""))
+      (should (string-match-p "the source of Nat.le_of_lt_succ is not known" (car said))))))
 
 ;;;; Awkward moments
 

@@ -166,6 +166,39 @@ function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, war
   }
 }
 
+/**
+ * The Lake packages nested in `dir` that a walk of it treats as package roots of
+ * their own (their files' paths are relative to them): directories with a
+ * lakefile, not looked into further, in the directories the walk enters.
+ */
+export function lakeRootsUnder(dir: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    let entries;
+    try {
+      const real = realpathSync(d);
+      if (seen.has(real)) continue;
+      seen.add(real);
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const below: string[] = [];
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.name.startsWith('.') || SKIP_DIRS.has(e.name) || !(e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p)))) continue;
+      if (isLakeRoot(p)) out.push(p);
+      else below.push(p);
+    }
+    stack.push(...below.reverse()); // looked into in name order
+  }
+  return out;
+}
+
 const isLakeRoot = (dir: string) => existsSync(join(dir, 'lakefile.lean')) || existsSync(join(dir, 'lakefile.toml'));
 
 /** A regular file, after symbolic links (a FIFO or device would block or never end when read). */

@@ -15,6 +15,9 @@ function formatHit(h: SearchHit): string {
   return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}`;
 }
 
+/** A hit as `--json` prints it: with `path`, its source file's absolute path, when it is found under the index's source roots. */
+const withPath = (h: SearchHit, path: string | undefined) => (path ? { ...h, path } : h);
+
 export async function queryCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
   if (!values.index) throw new UsageError('query needs --index <index-dir>');
@@ -36,7 +39,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
       if (r.augmentation) process.stderr.write(`premise-lsp: LLM rewrites: ${JSON.stringify(r.augmentation)}\n`);
       hits = r.hits;
     } else hits = await engine.search(text, opts);
-    if (values.json) process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
+    if (values.json) process.stdout.write(JSON.stringify(hits.map((h) => withPath(h, engine.sourcePath(h))), null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {
     await engine.dispose();

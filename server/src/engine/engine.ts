@@ -30,6 +30,7 @@ import { slotFit, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
+import { SourcePaths } from '../../../indexes/src/source-paths.js';
 
 /** Query-side weights of the parts of a proof state for BM25. */
 const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
@@ -80,6 +81,8 @@ export interface EngineOptions {
   vocabulary?: Vocabulary;
   /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
   extraCacheBytes?: number;
+  /** Each base segment's source roots, in order (an index's manifest `sources`): where `sourcePath` finds its premises' files. */
+  sourceRoots?: readonly (readonly string[])[];
 }
 
 /**
@@ -318,6 +321,19 @@ export class Engine implements PremiseSearch {
   lookup(name: string): PremiseInfo | undefined {
     const loc = this.locate(name, this.view());
     return loc && loc.seg.table.get(loc.id);
+  }
+
+  /** Each base segment's file resolver, made on first use (it caches its answers). */
+  private readonly sourcePaths: (SourcePaths | undefined)[] = [];
+
+  /** The premise's source file under its index's source roots (types.ts, `sourcePath`). */
+  sourcePath(premise: Pick<PremiseInfo, 'name' | 'file'>): string | undefined {
+    const loc = this.locate(premise.name, this.view());
+    const i = loc ? this.base.indexOf(loc.seg) : -1;
+    const roots = this.opts.sourceRoots?.[i];
+    // an overlay premise (an edited document): no roots to read it under
+    if (i < 0 || !roots?.length) return undefined;
+    return (this.sourcePaths[i] ??= new SourcePaths(roots)).resolve(premise.file);
   }
 
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {

@@ -103,6 +103,11 @@ export class FixtureEngine implements PremiseSearch {
     return this.byName.get(name)?.info;
   }
 
+  /** Its premises come from no index, so they have no source roots. */
+  sourcePath(): string | undefined {
+    return undefined;
+  }
+
   indexedNames(): readonly string[] {
     return [...this.byName.keys()];
   }

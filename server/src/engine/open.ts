@@ -8,6 +8,7 @@
  * when present) and says whether its evaluation turns reranking on by default.
  */
 import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
 import { chooseTextTower } from './text-tower-choice.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
@@ -32,7 +33,7 @@ export { isEquational, mainConclusion } from './shape.js';
 export { slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
 
-export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion'> {
+export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'sourceRoots'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
@@ -52,6 +53,12 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
   fusionDir?: string;
   /** English → Lean vocabulary file (default: the shipped models/vocab/en-lean.json; the seed table alone when absent). */
   vocabFile?: string;
+  /**
+   * Source roots per index directory (by the path given), replacing its manifest's
+   * `sources` for `sourcePath`: the automatic index's toolchain entry is built
+   * from a temporary directory of links, gone once built.
+   */
+  sourceRoots?: Readonly<Record<string, readonly string[]>>;
   /** Problems that do not stop the engine, e.g. a shipped reranker that cannot be loaded (default: stderr). */
   onWarning?: (message: string) => void;
 }
@@ -101,6 +108,9 @@ function loadFusion(dir: string, encoderId: string): LearnedFusion {
   return f;
 }
 
+/** A manifest's `sources` as roots: absolute paths only (`index` records them so; anything else is not trusted). */
+const manifestSources = (sources: unknown): string[] => (Array.isArray(sources) ? sources.filter((s): s is string => typeof s === 'string' && isAbsolute(s)) : []);
+
 /**
  * Open one index directory, or several as one engine (one base segment each,
  * e.g. a project's dependencies and its own sources). Several directories must
@@ -141,6 +151,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     reranker,
     rerankByDefault: byDefault,
     vocabulary,
+    sourceRoots: all.map((parts, i) => opts.sourceRoots?.[dirs[i]!] ?? manifestSources(parts.manifest.sources)),
   });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -129,6 +129,13 @@ export interface PremiseSearch {
   /** Batch form for automated provers; same results as calling `search` per query. */
   searchBatch(queries: string[], opts?: SearchOptions): Promise<SearchHit[][]>;
   lookup(name: string): PremiseInfo | undefined;
+  /**
+   * The absolute path of the source file a premise (a hit) was indexed from: its
+   * `file` under the first of its index's source roots where that file exists
+   * (cached per file); undefined for premises of no index (upserted, per-search),
+   * files found nowhere, and `file`s that would lead outside the roots.
+   */
+  sourcePath(premise: Pick<PremiseInfo, 'name' | 'file'>): string | undefined;
   /** Names of the premises of the loaded index, in a stable order (upserted premises are not listed). */
   indexedNames(): readonly string[];
   /** Modules of the loaded index, sorted (read from disk on the first call). */

@@ -24,6 +24,7 @@ import {
   cacheRoot,
   commitBuild,
   encoderKey,
+  entryRoots,
   isComplete,
   lakeProject,
   leanToolchain,
@@ -54,9 +55,9 @@ export interface AutoIndexOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * Called once, when every entry has at least its sparse-only index and some
-   * still lack the dense side, with the directories to serve meanwhile.
+   * still lack the dense side, with the directories to serve meanwhile (and their source roots).
    */
-  onSparse?: (dirs: string[]) => void;
+  onSparse?: (dirs: string[], roots: Record<string, string[]>) => void;
   /** Each indexer child's peak resident memory, in bytes (benchmarks). */
   onPeakMemory?: (bytes: number) => void;
   /** `isabelle`: the root is an Isabelle workspace (default: a Lake project). */
@@ -109,6 +110,8 @@ const entryTitle = (plan: { name: string }, e: CacheEntry) => LIBRARY_TITLE[e.ki
 
 export interface AutoIndex {
   dirs: string[];
+  /** Each directory's source roots (engine `sourceRoots`: the toolchain entry's files are under the toolchain, not the links it was built from). */
+  roots: Record<string, string[]>;
   /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
   hybrid: boolean;
 }
@@ -148,12 +151,13 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
     }
   }
   if (!dirs.some((d) => d)) throw new Error(failures.join('; '));
+  const rootsNow = () => Object.fromEntries(dirs.flatMap((d, i) => (d ? [[d, entryRoots(full[i]!)]] : [])));
 
   // step 2: the dense side of every sparse-only entry
   const pending = full.flatMap((f, i) => (dirs[i] && dirs[i] !== f.dir ? [i] : []));
   let hybrid = true;
   if (pending.length && encoderDir) {
-    opts.onSparse?.(dirs.filter((d): d is string => !!d));
+    opts.onSparse?.(dirs.filter((d): d is string => !!d), rootsNow());
     for (const i of pending) {
       const f = full[i]!;
       try {
@@ -166,7 +170,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
       }
     }
   }
-  return { dirs: dirs.filter((d): d is string => !!d), hybrid };
+  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid };
 }
 
 interface BuildContext {

@@ -65,6 +65,12 @@ export class LiveIndex {
     return { after: all.filter(([, start]) => start > line).map(([n]) => n), before: all.filter(([, start]) => start < line).map(([n]) => n) };
   }
 
+  /** The open document (its URI) that declares `name`, if one does: a live premise's source is that document. */
+  documentOf(name: string): string | undefined {
+    for (const [uri, names] of this.declared) if (names.has(name)) return uri;
+    return undefined;
+  }
+
   /** Wait for pending refreshes (tests, shutdown). */
   async settled(): Promise<void> {
     await this.queue;

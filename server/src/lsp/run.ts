@@ -13,8 +13,11 @@ import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
 import { serve } from './serve.js';
 
-/** Opens one index directory, or several as one engine (`sparseOnly`: BM25 only, some built without vectors). */
-export type IndexOpener = (indexDir: string | string[], opts?: { sparseOnly?: boolean }) => Promise<PremiseSearch> | PremiseSearch;
+/**
+ * Opens one index directory, or several as one engine (`sparseOnly`: BM25 only, some built without vectors;
+ * `sourceRoots`: per directory, where its premises' files are, instead of its manifest's sources).
+ */
+export type IndexOpener = (indexDir: string | string[], opts?: { sparseOnly?: boolean; sourceRoots?: Record<string, string[]> }) => Promise<PremiseSearch> | PremiseSearch;
 
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
@@ -54,23 +57,23 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
       ...what,
       log,
       progress: opts?.progress,
-      onSparse: (dirs) => {
-        first = Promise.resolve(openIndex(dirs, { sparseOnly: true }));
+      onSparse: (dirs, sourceRoots) => {
+        first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
         first.then(resolveFirst, rejectFirst);
       },
     });
     build.then(
-      async ({ dirs, hybrid }) => {
+      async ({ dirs, roots: sourceRoots, hybrid }) => {
         if (!first && hybrid && opts?.upgrade) {
           // from the cache: BM25 first (the vectors and the encoder take as long again to load), then hybrid
-          first = Promise.resolve(openIndex(dirs, { sparseOnly: true }));
+          first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
           first.then(resolveFirst, rejectFirst);
         }
-        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid }));
+        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid, sourceRoots }));
         if (!hybrid) return; // the sparse-only engine stays
         await first.catch(() => undefined);
         await new Promise((r) => setTimeout(r, 50)); // requests waiting for the first engine are answered before the long read
-        const full = await openIndex(dirs);
+        const full = await openIndex(dirs, { sourceRoots });
         if (opts?.upgrade) opts.upgrade(full);
         else log.info('automatic index: hybrid index ready (takes effect on the next load)');
       },

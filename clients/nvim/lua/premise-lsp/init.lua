@@ -367,6 +367,15 @@ local function format_hit(h)
   return string.format('%s  %s', h.name, (h.statement or ''):gsub('\n', ' '))
 end
 
+--- Where a hit's source is on disk: its `uri` (absent when the server does not know), as a file name.
+local function hit_fname(h)
+  if type(h.uri) ~= 'string' or not h.uri:match('^file:') then
+    return nil
+  end
+  local ok, fname = pcall(vim.uri_to_fname, h.uri)
+  return ok and fname or nil
+end
+
 --- :PremiseSearch[!] [text]
 function M.search_command_handler(text, to_quickfix)
   local win = vim.api.nvim_get_current_win()
@@ -385,7 +394,7 @@ function M.search_command_handler(text, to_quickfix)
       local items = {}
       for _, h in ipairs(hits) do
         local lnum = (h.range and h.range.start and h.range.start.line or 0) + 1
-        table.insert(items, { filename = h.file or h.module, lnum = lnum, text = format_hit(h) })
+        table.insert(items, { filename = hit_fname(h) or h.file or h.module, lnum = lnum, text = format_hit(h) })
       end
       vim.fn.setqflist({}, ' ', { title = 'premise-lsp: ' .. (result.query or ''), items = items })
       vim.cmd('copen')

@@ -1,12 +1,13 @@
 /**
  * `premise-lsp.search` (free text or the goal at uri/position → results for
- * pickers; with the `llm` settings, fused with the LLM's rewrites of the query) and `premise-lsp.insert` (apply an insertion through
+ * pickers, each with the `uri` of its source when known; with the `llm` settings, fused with the LLM's rewrites of the query) and `premise-lsp.insert` (apply an insertion through
  * `workspace/applyEdit`).
  */
+import { pathToFileURL } from 'node:url';
 import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
-import { MAX_QUERY_CHARS } from '../../engine/types.js';
+import { MAX_QUERY_CHARS, type PremiseSearch, type SearchHit } from '../../engine/types.js';
 import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { llmClientFor } from './llm.js';
@@ -38,6 +39,17 @@ function argsOf(raw: unknown): SearchArgs {
     k: typeof a.k === 'number' && a.k > 0 ? Math.min(Math.floor(a.k), MAX_K) : undefined,
     slot: typeof a.slot === 'string' ? a.slot : typeof a.tactic === 'string' ? a.tactic : undefined,
   };
+}
+
+/**
+ * Where the editor opens a hit: the open document that declares it (live index),
+ * else its file under its index's source roots; nothing when neither is known.
+ */
+function uriOf(ctx: FeatureContext, engine: PremiseSearch, h: SearchHit): { uri?: string } {
+  const doc = ctx.live.documentOf(h.name);
+  if (doc) return { uri: doc };
+  const path = engine.sourcePath(h);
+  return path ? { uri: pathToFileURL(path).href } : {};
 }
 
 export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
@@ -75,6 +87,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
       file: h.file,
       range: h.range,
       location: location(h),
+      ...uriOf(ctx, engine, h),
     })),
   };
 }

@@ -15,7 +15,7 @@ export interface FeatureContext {
   flavor(): Flavor;
   log: Logger;
   /** What the open documents declare, from the live index. */
-  live: { around(uri: string, line: number): { after: string[]; before: string[] } };
+  live: { around(uri: string, line: number): { after: string[]; before: string[] }; documentOf(name: string): string | undefined };
 }
 
 /** Whose premises to search: the prover's, or (standalone) the document's language. */
