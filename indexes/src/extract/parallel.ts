@@ -149,6 +149,7 @@ export async function extractFiles(files: SourceFile[], onResult: (i: number, r:
           const j = job;
           job = undefined;
           workers.delete(w);
+          if (idle.includes(send)) idle.splice(idle.indexOf(send), 1);
           if (j && j.single === undefined && filesOf(j.batch).length > 1) {
             // which of the batch's files: each again, alone, in a fresh worker
             const n = filesOf(j.batch).length;
