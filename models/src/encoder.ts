@@ -5,6 +5,7 @@
  * `last_hidden_state` ([B, T, D]) by masked mean or CLS. Vectors are L2-normalised.
  */
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SerialQueue, runSortedBatches } from './batching.js';
 import { InferenceError, ModelError, ModelFormatError } from './errors.js';
 import { modelId } from './fingerprint.js';
@@ -34,6 +35,8 @@ export interface EncoderOptions extends SessionOptions {
 }
 
 export const DEFAULT_BATCH_SIZE = 32;
+/** Characters tokenised between two turns of the event loop (about 50 ms of work). */
+const TOKENIZE_SLICE_CHARS = 128 * 1024;
 const OUTPUT_PREFERENCE = ['sentence_embedding', 'last_hidden_state', 'token_embeddings'];
 
 /** Which output to read: settings.output, else the first preferred name present, else the first. */
@@ -55,6 +58,8 @@ export function chooseOutput(outputNames: readonly string[], wanted: string | un
 export class OnnxEncoder implements Encoder {
   private readonly queue = new SerialQueue();
   private disposed = false;
+  /** Embeddings under way: dispose lets them finish before the session goes. */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(
     readonly id: string,
@@ -84,10 +89,38 @@ export class OnnxEncoder implements Encoder {
   async embed(texts: string[], role: EmbedRole = 'document'): Promise<Float32Array[]> {
     if (this.disposed) throw new ModelError(`encoder ${this.id} has been disposed`, this.session.file);
     if (texts.length === 0) return [];
-    const encoded = texts.map((t) => this.tokenizer.encode(this.prepare(t, role)));
-    return this.queue.run(() =>
-      runSortedBatches(encoded, (e) => e.ids.length, this.batchSize, (batch) => this.runBatch(batch)),
-    );
+    const work = this.embedNow(texts, role);
+    this.inflight.add(work);
+    void work.catch(() => undefined).finally(() => this.inflight.delete(work));
+    return work;
+  }
+
+  /**
+   * One ONNX run per turn of the queue: a caller's short request waits for one batch
+   * of another's long one, not for all of it (a server's callers share the encoder).
+   */
+  private async embedNow(texts: string[], role: EmbedRole): Promise<Float32Array[]> {
+    const encoded = await this.encodeAll(texts, role);
+    return runSortedBatches(encoded, (e) => e.ids.length, this.batchSize, (batch) => this.queue.run(() => this.runBatch(batch)));
+  }
+
+  /**
+   * The texts tokenised, giving the event loop a turn every TOKENIZE_SLICE_CHARS
+   * characters: tokenising runs on this thread at about 0.4 µs per character, so a
+   * server's other callers would otherwise wait for all of a request's texts.
+   */
+  private async encodeAll(texts: string[], role: EmbedRole): Promise<EncodedText[]> {
+    const out: EncodedText[] = [];
+    let chars = 0;
+    for (const t of texts) {
+      out.push(this.tokenizer.encode(this.prepare(t, role)));
+      chars += t.length;
+      if (chars >= TOKENIZE_SLICE_CHARS) {
+        chars = 0;
+        await nextTurn();
+      }
+    }
+    return out;
   }
 
   /** Un-normalised vectors for already-encoded rows (one ONNX run). */
@@ -129,6 +162,7 @@ export class OnnxEncoder implements Encoder {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    await Promise.allSettled([...this.inflight]);
     await this.queue.run(() => this.session.release());
   }
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,33 @@ describe('parallel extraction', () => {
       expect(runTerms(parallel)).toEqual(runTerms(serial));
       expect({ ...parallel, own: [...parallel.own], formalTerms: [] }).toEqual({ ...serial, own: [...serial.own], formalTerms: [] });
     }
+  });
+
+  it("skips a file that exhausts a worker's heap, with a warning naming it; the other files' records stay, in order", async () => {
+    const withHostile = join(root, 'hostile');
+    cpSync(src, withHostile, { recursive: true });
+    // one structure of 60,000 fields: about 100 MB of heap to extract, over the test's 32 MB limit
+    const hostile = join(withHostile, 'lean', 'Hostile.lean');
+    writeFileSync(hostile, 'structure S where\n' + '  f : Nat\n'.repeat(60_000));
+    const serial = await extractCorpus([src], undefined, {}, [], { threads: 1 });
+    const limited = await extractCorpus([withHostile], undefined, {}, [], { threads: 2, batch: 4, script, always: true, heapMb: 32 });
+    const warning = `${hostile}: skipped, its extraction needs more than 32 MB (an extraction worker's memory limit)`;
+    expect(limited.warnings).toContain(warning);
+    expect(limited.skippedFiles).toBe(serial.skippedFiles + 1);
+    const rel = (w: string) => w.replace(withHostile, src);
+    expect(limited.warnings.filter((w) => w !== warning).map(rel)).toEqual(serial.warnings);
+    expect(limited.records).toEqual(serial.records);
+  });
+
+  it('gives a file over 1 MiB to a worker, under its memory limit, even among few files', async () => {
+    const few = join(root, 'few');
+    mkdirSync(few);
+    writeFileSync(join(few, 'Small.lean'), 'theorem small : True := trivial\n');
+    const big = join(few, 'Big.lean');
+    writeFileSync(big, 'structure S where\n' + '  f : Nat\n'.repeat(110_000));
+    const c = await extractCorpus([few], undefined, {}, [], { threads: 2, script, heapMb: 32 });
+    expect(c.warnings).toEqual([`${big}: skipped, its extraction needs more than 32 MB (an extraction worker's memory limit)`]);
+    expect(c.records.map((r) => r.name)).toEqual(['small']);
   });
 
   it('reads the thread count from PREMISE_LSP_INDEX_THREADS', () => {

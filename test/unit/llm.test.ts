@@ -68,6 +68,16 @@ describe('LLM client', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it('a rate limit slower than the timeout: waiting for a turn does not count against the deadline', async () => {
+    fake.behaviour = () => 'ok';
+    // 2 starts a second, 4 calls at once: the last waits 1.5 s for its turn, over the 1 s timeout
+    const client = new LlmClient({ url: fake.url, timeoutMs: 1000, ratePerSecond: 2, retries: 0 });
+    const answers = await Promise.allSettled(Array.from({ length: 4 }, () => client.chat([{ role: 'user', content: 'x' }])));
+    // before: the calls that waited longest failed as 'no answer within 1000 ms', blaming the endpoint
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(fake.requests).toHaveLength(4);
+  });
+
   it('does not retry a client error', async () => {
     fake.behaviour = () => ({ status: 401, body: '{"error":"bad key"}' });
     await expect(new LlmClient({ url: fake.url, retries: 2 }).chat([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ kind: 'http' });

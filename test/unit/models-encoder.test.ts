@@ -93,6 +93,26 @@ describe('tiny encoder', () => {
     expect(maxDiff(a[0]!, b[2]!)).toBeLessThan(1e-6);
   });
 
+  it("answers a short call before a long one that began first (the long one's tokenising and ONNX runs give way)", async () => {
+    const long = Array.from({ length: 64 }, (_, i) => `${TEXTS[i % TEXTS.length]} ${'word '.repeat(1000)}`);
+    const done: string[] = [];
+    const a = enc.embed(long).then((v) => (done.push('long'), v));
+    const b = enc.embed([TEXTS[0]!]).then((v) => (done.push('short'), v));
+    const [va, vb] = await Promise.all([a, b]);
+    expect(va).toHaveLength(64);
+    expect(maxDiff(vb[0]!, (await enc.embed([TEXTS[0]!]))[0]!)).toBe(0);
+    // before: all of the long call's texts were tokenised, then run, before the short call's
+    expect(done).toEqual(['short', 'long']);
+  });
+
+  it('lets an embedding under way finish when disposed', async () => {
+    const own = await loadEncoder(FIXTURE, { threads: 1, batchSize: 2 });
+    const under = own.embed(Array.from({ length: 40 }, () => 'word '.repeat(1000)));
+    await own.dispose();
+    expect(await under).toHaveLength(40);
+    await expect(own.embed(['x'])).rejects.toThrow(/disposed/);
+  });
+
   it('applies query/document prefixes from premise_lsp.json', async () => {
     const dir = scratch({ 'model.onnx': 'model.onnx', 'tokenizer.json': 'tokenizer.json' });
     writeFileSync(join(dir, 'premise_lsp.json'), JSON.stringify({ query_prefix: 'query : ', document_prefix: '' }));

@@ -1,6 +1,7 @@
 /** `premise-lsp extract <source-dir>... [--out records.jsonl]`: declarations as JSON lines (training data, debugging). */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { extractCorpus } from '../../../indexes/src/build.js';
+import { MEMORY_SKIP } from '../../../indexes/src/extract/parallel.js';
 import { openOutFile } from '../../../indexes/src/store/out-path.js';
 import { parse, sourcesOption } from './args.js';
 import { progressReporter } from './progress.js';
@@ -22,6 +23,7 @@ export async function extractCommand(argv: string[]): Promise<number> {
   }
   if (file) await new Promise<void>((res) => file.end(() => res()));
   if (failed) throw new Error(`cannot write ${values.out}: ${failed.message}`);
+  for (const w of corpus.warnings) if (w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
   process.stderr.write(
     `extracted ${corpus.records.length} declarations from ${corpus.files} files ` +
       `(${corpus.skippedFiles} files skipped, ${corpus.warnings.length} warnings)\n`,

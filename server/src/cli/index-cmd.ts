@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { addDense, buildIndex, type Progress } from '../../../indexes/src/build.js';
+import { MEMORY_SKIP } from '../../../indexes/src/extract/parallel.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
 import { defaultModelDir } from '../paths.js';
 import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
@@ -61,9 +62,9 @@ export async function indexCommand(argv: string[]): Promise<number> {
       : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
-    if (values.verbose) for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
+    for (const w of s.warnings) if (values.verbose || w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
-      `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB or not regular files), ` +
+      `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB, not regular files or over a worker's memory limit), ` +
         `${s.warnings.length} warnings${s.warnings.length && !values.verbose ? ' (--verbose lists them)' : ''}, ` +
         `${s.manifest.encoder ? `dense ${s.manifest.encoder.dim}-d` : 'sparse only'}, ${s.seconds.toFixed(1)} s → ${values.out}\n`,
     );

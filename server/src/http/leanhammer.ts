@@ -20,6 +20,7 @@
  * `server.ts` puts it on node:http.
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { withNotation } from '../engine/open.js';
@@ -48,6 +49,26 @@ export interface LeanHammerOptions {
 /** Premises per answer when the request does not say (LeanHammer's own default). */
 const DEFAULT_K = 32;
 const MAX_K = 1000;
+/**
+ * Longest `decl` (docstring and signature) one new premise may have, in characters.
+ * Mathlib + Batteries' longest declaration as LeanHammer sends it (docstring and
+ * signature) is 2,640 characters (`Lean.Meta.mkRichHCongr`), the longest signature
+ * 1,460; 32 Ki leaves room for printed signatures 20 times longer. Reading a
+ * declaration costs about 1 µs per character, so one 15 MB `decl` (within the body
+ * limit) held the event loop, and every other caller, for 9 s or more.
+ */
+export const MAX_DECL_CHARS = 32 * 1024;
+/**
+ * Most `decl` characters all of one request's new premises may have together. The
+ * 2,048 longest Mathlib + Batteries declarations (LeanHammer's most new premises per
+ * request) come to 1.45 M characters; 4 Mi leaves room for printed signatures 2.9
+ * times longer. Reading them into the request's own index runs partly in one piece
+ * (about 0.1 s per Mi characters), so this bounds how long a request can keep other
+ * callers waiting (16 MiB of them, within the body limit: 1.8 s).
+ */
+export const MAX_NEW_PREMISE_CHARS = 4 * 1024 * 1024;
+/** Work on new premises gives other callers a turn after this long (ms). */
+const SLICE_MS = 20;
 /** Bound of the cache of new premises read into records (by name and decl; about 3 bytes per character). */
 const RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -118,10 +139,22 @@ export class LeanHammerApi {
     if (fresh.length > this.opts.maxNewPremises) {
       throw new BadRequest(`new_premises has ${fresh.length} entries, more than /max-new-premises (${this.opts.maxNewPremises})`);
     }
+    const long = fresh.findIndex((p) => p.decl.length > MAX_DECL_CHARS);
+    if (long >= 0) {
+      const name = fresh[long]!.name;
+      throw new BadRequest(
+        `new_premises[${long}] (${JSON.stringify(name.length > 80 ? name.slice(0, 80) + '…' : name)}) has a decl of ${fresh[long]!.decl.length} characters, ` +
+          `more than the ${MAX_DECL_CHARS} allowed per declaration`,
+      );
+    }
+    const total = fresh.reduce((n, p) => n + p.decl.length, 0);
+    if (total > MAX_NEW_PREMISE_CHARS) {
+      throw new BadRequest(`new_premises' decls have ${total} characters in all, more than the ${MAX_NEW_PREMISE_CHARS} allowed per request`);
+    }
     const isTactic = (v: unknown): v is string => typeof v === 'string' && v.length <= 40;
     const slot = field(b, 'slot', isTactic, 'a tactic name such as "rw"') ?? field(b, 'tactic', isTactic, 'a tactic name such as "rw"');
     const only = local ? this.allowedSet(local, fresh) : undefined;
-    const extra = fresh.map((p) => this.record(p.name, p.decl));
+    const extra = await this.readRecords(fresh);
     const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
     const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot } as const;
     const query = withNotation(state);
@@ -130,6 +163,20 @@ export class LeanHammerApi {
         ? (await searchWithLlm(this.engine, this.opts.llm, query, opts, this.opts.log)).hits
         : await this.engine.search(query, opts);
     return hits.map((h) => ({ name: h.name, score: h.score }));
+  }
+
+  /** The new premises as records, read in slices that give other callers a turn (up to 16 MiB of them). */
+  private async readRecords(fresh: { name: string; decl: string }[]): Promise<PremiseRecord[]> {
+    const out: PremiseRecord[] = [];
+    let since = Date.now();
+    for (const p of fresh) {
+      out.push(this.record(p.name, p.decl));
+      if (Date.now() - since >= SLICE_MS) {
+        await nextTurn();
+        since = Date.now();
+      }
+    }
+    return out;
   }
 
   private record(name: string, decl: string): PremiseRecord {

@@ -138,17 +138,57 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
+/** A call's deadline: `ms` of running time, paused while the call waits its turn under the rate limit. */
+class Deadline {
+  private readonly ctrl = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private remaining: number;
+  private since = 0;
+
+  constructor(ms: number) {
+    this.remaining = ms;
+    this.resume();
+  }
+
+  get signal(): AbortSignal {
+    return this.ctrl.signal;
+  }
+
+  /** Milliseconds left. */
+  left(): number {
+    return this.timer ? this.remaining - (Date.now() - this.since) : this.remaining;
+  }
+
+  pause(): void {
+    if (!this.timer) return;
+    this.remaining = this.left();
+    this.clear();
+  }
+
+  resume(): void {
+    if (this.timer || this.ctrl.signal.aborted) return;
+    this.since = Date.now();
+    this.timer = setTimeout(() => this.ctrl.abort(), Math.max(0, this.remaining));
+    this.timer.unref();
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
 /** Spaces request starts at least `1000 / rate` ms apart (FIFO). */
 class RateLimit {
   private next = 0;
   constructor(private readonly intervalMs: number) {}
   /** Reserve the next slot and wait for it. */
-  async take(signal?: AbortSignal): Promise<void> {
+  async take(): Promise<void> {
     if (this.intervalMs <= 0) return;
     const now = Date.now();
     const at = Math.max(now, this.next);
     this.next = at + this.intervalMs;
-    await sleep(at - now, signal);
+    await sleep(at - now);
   }
 }
 
@@ -171,32 +211,46 @@ export class LlmClient {
     this.rate = new RateLimit(cfg.ratePerSecond && cfg.ratePerSecond > 0 ? 1000 / cfg.ratePerSecond : 0);
   }
 
-  /** The assistant's reply text. Throws LlmError (never anything else) on failure. */
+  /**
+   * The assistant's reply text. Throws LlmError (never anything else) on failure.
+   * The deadline counts the endpoint's time only: waiting for a turn under the rate
+   * limit (which a slow `--llm-rate` and many requests at once make long) does not
+   * use it up, so a timeout always means the endpoint was slow.
+   */
   async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<string> {
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const deadlineAt = Date.now() + this.timeoutMs;
+    const deadline = new Deadline(this.timeoutMs);
+    try {
+      return await this.attempts(messages, opts, deadline);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  private async attempts(messages: ChatMessage[], opts: ChatOptions, deadline: Deadline): Promise<string> {
     let last: LlmError | undefined;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       if (attempt > 0) {
         const wait = Math.max(Math.min(250 * 2 ** (attempt - 1), 4000), last?.retryAfterMs ?? 0);
         // the server asks for more patience than the deadline leaves: asking sooner only earns another 429
-        if (last?.retryAfterMs !== undefined && Date.now() + wait >= deadlineAt) {
+        if (last?.retryAfterMs !== undefined && wait >= deadline.left()) {
           throw new LlmError(last.kind, `${last.message} (Retry-After ${Math.ceil(last.retryAfterMs / 1000)} s is past the ${this.timeoutMs} ms deadline)`);
         }
-        await sleep(wait, deadline);
+        await sleep(wait, deadline.signal);
+        if (deadline.signal.aborted) break;
       }
-      await this.rate.take(deadline);
-      if (deadline.aborted) break;
+      deadline.pause();
+      await this.rate.take();
+      deadline.resume();
       try {
-        return await this.once(messages, opts, deadline);
+        return await this.once(messages, opts, deadline.signal);
       } catch (e) {
         last = e instanceof LlmError ? e : new LlmError('network', (e as Error).message);
-        if (deadline.aborted) break;
+        if (deadline.signal.aborted) break;
         const retryable = last.kind === 'network' || (last.kind === 'http' && /^HTTP (429|5\d\d)/.test(last.message));
         if (!retryable) throw last;
       }
     }
-    if (deadline.aborted) throw new LlmError('timeout', `no answer within ${this.timeoutMs} ms`);
+    if (deadline.signal.aborted) throw new LlmError('timeout', `no answer within ${this.timeoutMs} ms`);
     throw last ?? new LlmError('network', 'no answer');
   }
 
