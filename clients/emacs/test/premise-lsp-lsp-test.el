@@ -280,25 +280,7 @@
       (let ((premise-lsp-test--server premise-lsp-test--index-server))
         (premise-lsp-lsp-add-on-mode 1)
         (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("lean4-lsp" "premise-lsp"))
-          (let ((searched (current-buffer))
-                (before (buffer-string))
-                (current-prefix-arg '(4))
-                menus visited)
-            (unwind-protect
-                (progn
-                  (premise-lsp-test--choosing-default menus
-                    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "triangle inequality for absolute values")))
-                      (should (equal (call-interactively #'premise-lsp-search) "Sample.Order.abs_add_le"))))
-                  (setq visited (current-buffer))
-                  (should-not (eq visited searched))
-                  (premise-lsp-test--observe "visit_file" (buffer-file-name visited))
-                  (premise-lsp-test--observe "visit_line" (premise-lsp-test--line))
-                  (should (string-prefix-p "/-- The triangle inequality" (premise-lsp-test--line)))
-                  (forward-line 1)
-                  (should (string-prefix-p "theorem abs_add_le " (premise-lsp-test--line)))
-                  (should (equal (with-current-buffer searched (buffer-string)) before)))
-              (when (and visited (not (eq visited searched))) (kill-buffer visited))
-              (set-buffer searched)))))
+          (premise-lsp-test--check-search-visit)))
     (premise-lsp-lsp-add-on-mode -1)))
 
 (ert-deftest premise-lsp-lsp-test-astral-column ()

@@ -52,5 +52,29 @@
                 (if (consp def) (car def) def))))
      ,@body))
 
+;; C-u M-x premise-lsp-search from the current buffer (either client): the
+;; sample's triangle inequality is picked and its source visited at its
+;; declaration, the searched buffer unchanged.
+(defun premise-lsp-test--check-search-visit ()
+  (let ((searched (current-buffer))
+        (before (buffer-string))
+        (current-prefix-arg '(4))
+        menus visited)
+    (unwind-protect
+        (progn
+          (premise-lsp-test--choosing-default menus
+            (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "triangle inequality for absolute values")))
+              (should (equal (call-interactively #'premise-lsp-search) "Sample.Order.abs_add_le"))))
+          (setq visited (current-buffer))
+          (should-not (eq visited searched))
+          (premise-lsp-test--observe "visit_file" (buffer-file-name visited))
+          (premise-lsp-test--observe "visit_line" (premise-lsp-test--line))
+          (should (string-prefix-p "/-- The triangle inequality" (premise-lsp-test--line)))
+          (forward-line 1)
+          (should (string-prefix-p "theorem abs_add_le " (premise-lsp-test--line)))
+          (should (equal (with-current-buffer searched (buffer-string)) before)))
+      (when (and visited (not (eq visited searched))) (kill-buffer visited))
+      (set-buffer searched))))
+
 (provide 'premise-lsp-test-common)
 ;;; premise-lsp-test-common.el ends here

@@ -187,26 +187,8 @@ With `:server CMD' first in BODY, Eglot runs CMD instead."
   "C-u M-x premise-lsp-search visits the picked premise's source at its declaration."
   (premise-lsp-test--with-server
     :server premise-lsp-test--index-server
-    (let ((searched (current-buffer))
-          (before (buffer-string))
-          (buffer-read-only t) ; visiting needs no writable buffer
-          (current-prefix-arg '(4))
-          menus visited)
-      (unwind-protect
-          (progn
-            (premise-lsp-test--choosing-default menus
-              (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "triangle inequality for absolute values")))
-                (should (equal (call-interactively #'premise-lsp-search) "Sample.Order.abs_add_le"))))
-            (setq visited (current-buffer))
-            (should-not (eq visited searched))
-            (premise-lsp-test--observe "visit_file" (buffer-file-name visited))
-            (premise-lsp-test--observe "visit_line" (premise-lsp-test--line))
-            (should (string-prefix-p "/-- The triangle inequality" (premise-lsp-test--line)))
-            (forward-line 1)
-            (should (string-prefix-p "theorem abs_add_le " (premise-lsp-test--line)))
-            (should (equal (with-current-buffer searched (buffer-string)) before)))
-        (when (and visited (not (eq visited searched))) (kill-buffer visited))
-        (set-buffer searched)))))
+    (let ((buffer-read-only t)) ; visiting needs no writable buffer
+      (premise-lsp-test--check-search-visit))))
 
 (ert-deftest premise-lsp-test-search-visit-unknown ()
   "A hit without a uri: visiting says so and changes nothing."
