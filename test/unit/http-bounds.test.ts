@@ -1,7 +1,7 @@
 /** What one /retrieve request's new premises may cost the server's other callers (../../server/src/http/leanhammer.ts). */
 import { describe, expect, it } from 'vitest';
 import type { PremiseSearch } from '../../server/src/engine/types.js';
-import { LeanHammerApi, MAX_DECL_CHARS, MAX_NEW_PREMISE_CHARS } from '../../server/src/http/leanhammer.js';
+import { LeanHammerApi, MAX_DECL_CHARS, MAX_NAME_CHARS, MAX_NEW_PREMISE_CHARS, MAX_STATE_CHARS } from '../../server/src/http/leanhammer.js';
 
 /** An engine that answers at once, with the names of the request's own premises. */
 const engine = {
@@ -39,6 +39,16 @@ describe('/retrieve bounds on new premises', () => {
     expect((r.body as { error: string }).error).toBe(
       `new_premises' decls have ${n * MAX_DECL_CHARS} characters in all, more than the ${MAX_NEW_PREMISE_CHARS} allowed per request`,
     );
+  });
+
+  it('refuses a state over MAX_STATE_CHARS and a new premise name over MAX_NAME_CHARS, naming the limit', async () => {
+    const big = await api().handle('POST', '/retrieve', JSON.stringify({ state: '⊢ ' + 'a'.repeat(MAX_STATE_CHARS) }));
+    expect(big).toEqual({ status: 400, body: { error: `state has ${MAX_STATE_CHARS + 2} characters, more than the ${MAX_STATE_CHARS} allowed` } });
+    const at = await api().handle('POST', '/retrieve', JSON.stringify({ state: '⊢ ' + 'a'.repeat(MAX_STATE_CHARS - 2) }));
+    expect(at.status).toBe(200);
+    const name = 'N.'.repeat(MAX_NAME_CHARS);
+    const r = await retrieve(api(), { new_premises: [{ name: 'Ok', decl: decl('Ok', 50) }, { name, decl: decl('N', 50) }] });
+    expect(r).toEqual({ status: 400, body: { error: `new_premises[1] has a name of ${name.length} characters, more than the ${MAX_NAME_CHARS} allowed` } });
   });
 
   it('answers a small request while a large one (within the bounds) is still reading its new premises', async () => {

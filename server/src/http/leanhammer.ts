@@ -67,6 +67,15 @@ export const MAX_DECL_CHARS = 32 * 1024;
  * callers waiting (16 MiB of them, within the body limit: 1.8 s).
  */
 export const MAX_NEW_PREMISE_CHARS = 4 * 1024 * 1024;
+/**
+ * Most characters of a request's `state`. A printed Lean goal is rarely over a few
+ * thousand characters (Mathlib's longest statement, rendered as a state, has 2,640);
+ * 256 Ki leaves a hundredfold room. Reading a query costs about 0.1 µs per character
+ * in one piece, so a 15 MB state held every other caller for 1.3 s.
+ */
+export const MAX_STATE_CHARS = 256 * 1024;
+/** Most characters of a new premise's `name` (Mathlib's longest name has about 100). */
+export const MAX_NAME_CHARS = 1024;
 /** Work on new premises gives other callers a turn after this long (ms). */
 const SLICE_MS = 20;
 /** Bound of the cache of new premises read into records (by name and decl; about 3 bytes per character). */
@@ -133,11 +142,16 @@ export class LeanHammerApi {
     const b = body as Record<string, unknown>;
     const state = field(b, 'state', (v): v is string => typeof v === 'string' && v.trim().length > 0, 'a non-empty string');
     if (state === undefined) throw new BadRequest('state is required (the goal, as Lean prints it)');
+    if (state.length > MAX_STATE_CHARS) throw new BadRequest(`state has ${state.length} characters, more than the ${MAX_STATE_CHARS} allowed`);
     const k = field(b, 'k', isK, `an integer from 1 to ${MAX_K}`) ?? DEFAULT_K;
     const local = field(b, 'local_premises', isIndexList, 'a list of premise indices (positions in /indexed-premises)');
     const fresh = field(b, 'new_premises', isPremiseList, 'a list of {name, decl}') ?? [];
     if (fresh.length > this.opts.maxNewPremises) {
       throw new BadRequest(`new_premises has ${fresh.length} entries, more than /max-new-premises (${this.opts.maxNewPremises})`);
+    }
+    const longName = fresh.findIndex((p) => p.name.length > MAX_NAME_CHARS);
+    if (longName >= 0) {
+      throw new BadRequest(`new_premises[${longName}] has a name of ${fresh[longName]!.name.length} characters, more than the ${MAX_NAME_CHARS} allowed`);
     }
     const long = fresh.findIndex((p) => p.decl.length > MAX_DECL_CHARS);
     if (long >= 0) {
