@@ -69,7 +69,7 @@ export const MAX_DECL_CHARS = 32 * 1024;
 export const MAX_NEW_PREMISE_CHARS = 4 * 1024 * 1024;
 /**
  * Most characters of a request's `state`. A printed Lean goal is rarely over a few
- * thousand characters (Mathlib's longest statement, rendered as a state, has 2,640);
+ * thousand characters (Mathlib's longest declaration, docstring and signature, has 2,640);
  * 256 Ki leaves a hundredfold room. Reading a query costs about 0.1 µs per character
  * in one piece, so a 15 MB state held every other caller for 1.3 s.
  */
