@@ -26,7 +26,7 @@ import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/v
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
-import { slotFit, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
+import { slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
@@ -169,8 +169,9 @@ function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weigh
   const top = list.slice(0, SLOT_TOP);
   if (top.length < 2) return;
   const span = top[0]!.score - top[top.length - 1]!.score || Math.abs(top[0]!.score) || 1;
+  const fitOf = slotFitter(slots, q.goal);
   for (const c of top) {
-    const fit = slotFit(slots, q.goal, c.info);
+    const fit = fitOf(c.info);
     c.parts.slot = fit;
     c.score += weight * span * fit;
   }

@@ -155,12 +155,8 @@ const strip = (ts: Tok[]) => {
  */
 export const UNKNOWN_SLOT: readonly SlotKind[] = ['rw', 'apply'];
 
-/** The last goal read, kept: one search fits up to 50 premises against the same goal. */
-let lastGoal: { text: string; toks: Tok[] } = { text: '', toks: [] };
-function goalTokens(goalText: string): Tok[] {
-  if (lastGoal.text !== goalText) lastGoal = { text: goalText, toks: strip(tokens(goalText)) };
-  return lastGoal.toks;
-}
+/** What the matcher reads of a premise. */
+type FitPremise = Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>;
 
 /**
  * How well a premise fits the slot, in [-1, 1]: 1 for a structural fit (a rewrite
@@ -169,10 +165,19 @@ function goalTokens(goalText: string): Tok[] {
  * rewriting slots, 0 when nothing is known. Several slots (`UNKNOWN_SLOT`): the
  * best fit of any, the premise read once.
  */
-export function slotFit(slots: SlotKind | readonly SlotKind[], goalText: string, p: Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>): number {
-  budget = MATCH_BUDGET;
-  const goal = goalTokens(goalText);
+export function slotFit(slots: SlotKind | readonly SlotKind[], goalText: string, p: FitPremise): number {
+  return slotFitter(slots, goalText)(p);
+}
+
+/** `slotFit` for one goal and many premises: the goal is read once (a search fits up to 50 premises to it). */
+export function slotFitter(slots: SlotKind | readonly SlotKind[], goalText: string): (p: FitPremise) => number {
+  const goal = strip(tokens(goalText));
   const kinds = typeof slots === 'string' ? [slots] : slots;
+  return (p) => fitPremise(kinds, goal, p);
+}
+
+function fitPremise(kinds: readonly SlotKind[], goal: Tok[], p: FitPremise): number {
+  budget = MATCH_BUDGET;
   if (!goal.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
   const vars = new Set<string>();
   for (const a of p.args) {
@@ -184,9 +189,7 @@ export function slotFit(slots: SlotKind | readonly SlotKind[], goalText: string,
   for (const b of bound) vars.add(b);
   for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
   const premise = { kind: p.kind, concl, hyps, vars };
-  let best = -Infinity;
-  for (const k of kinds) best = Math.max(best, fitOne(k, goal, premise));
-  return kinds.length ? best : 0;
+  return kinds.length ? Math.max(...kinds.map((k) => fitOne(k, goal, premise))) : 0;
 }
 
 const isRewriting = (slot: SlotKind) => slot === 'rw' || slot === 'simp';
