@@ -55,6 +55,18 @@ describe('slotFit', () => {
     expect(slotFit('apply', '√(a * b) = √a * √b', p('le_trans'))).toBe(0);
     expect(slotFit('exact', '√(a * b) = √a * √b', p('Real.sqrt'))).toBe(0);
   });
+
+  it("reads a goal as Lean's pretty-printer shows it: coercion arrows, a function application in parentheses, qualified names, a variable's field", () => {
+    const comap = rec('MeasureTheory.OuterMeasure.comap_apply', ['{β : Type*}', '(f : α → β)', '(m : OuterMeasure β)', '(s : Set α)'], "comap f m s = m (f '' s)");
+    // `⇑(comap f)` printed as `(comap f) …`, the namespace printed with the constant
+    expect(slotFit('rw', "((comap f) (OuterMeasure.ofFunction m m_empty)) s ≤ m (f '' s)", comap)).toBe(1);
+    expect(slotFit('rw', "(⇑(comap f) μ) t ≤ 1", comap)).toBe(1);
+    // a different function in the same place is no match
+    expect(slotFit('rw', "((map f) μ) t ≤ 1", comap)).toBeLessThan(1);
+    const dedup = rec('List.mem_dedup', ['{a : α}', '{l : List α}'], 'a ∈ dedup l ↔ a ∈ l');
+    expect(slotFit('rw', 'x ∈ l.dedup', dedup)).toBe(1);
+    expect(slotFit('rw', 'x ∈ l.reverse', dedup)).toBeLessThan(1);
+  });
 });
 
 describe('the tactic unknown (UNKNOWN_SLOT)', () => {

@@ -89,7 +89,8 @@ function readAndExtract(f: SourceFile): FileResult {
   if (st.size > MAX_FILE_BYTES) return skip('larger than 4 MiB');
   const buf = readFileSync(f.path);
   if (buf.length > MAX_FILE_BYTES) return skip('larger than 4 MiB');
-  const text = buf.toString('utf8');
+  // a byte order mark is not text: editors drop it from the buffer, so columns count from after it
+  const text = buf.toString('utf8').replace(/^\uFEFF/, '');
   if (text.includes('\u0000')) return skip('binary content');
   const r = extractSource(text, f);
   return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false };

@@ -35,7 +35,42 @@ const CLOSE = new Set(Object.values(OPEN));
 const SINGLE_VAR = /^[A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*$/u;
 
 function tokens(s: string): Tok[] {
-  return s.replace(/✝\d*/g, '').match(TOKEN) ?? [];
+  return normalize(s.replace(/✝\d*/g, '').match(TOKEN) ?? []);
+}
+
+/** A variable's field (`l.dedup`, `F.map`): the receiver is one of these. */
+const RECEIVER = /^([A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*)\.([\p{L}_][^.]*)$/u;
+
+/**
+ * Reads a pretty-printed proof state and a source statement alike: coercion arrows
+ * go (`⇑f x`, `↑n`), a constant is read by its last name part (`OuterMeasure.ofFunction`
+ * as the source inside its namespace writes `ofFunction`), a variable's field as an
+ * application (`l.dedup` → `dedup l`), and a parenthesised application in function
+ * position loses its parentheses (the printer's `(comap f) m s` is `comap f m s`).
+ */
+function normalize(ts: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (const t of ts) {
+    if (t === '⇑' || t === '↑') continue;
+    const field = RECEIVER.exec(t);
+    if (field) out.push(field[2]!, field[1]!);
+    else out.push(/^[\p{L}_]/u.test(t) && t.includes('.') ? t.slice(t.lastIndexOf('.') + 1) : t);
+  }
+  return unwrapHeads(out);
+}
+
+/** `( f a ) b` → `f a b`: parentheses around an application followed by an argument. */
+function unwrapHeads(ts: Tok[]): Tok[] {
+  // right to left: inner groups first, so `((f a) b) c` unwraps whole
+  for (let i = ts.length - 1; i >= 0; i--) {
+    if (ts[i] !== '(' || !/^[\p{L}_]/u.test(ts[i + 1] ?? '')) continue;
+    const end = groupEnd(ts, i);
+    if (!isAtom(ts[end])) continue;
+    let plain = true;
+    for (let j = i + 1; j < end - 1 && plain; j = groupEnd(ts, j)) plain = isAtom(ts[j]);
+    if (plain) ts = [...ts.slice(0, i), ...ts.slice(i + 1, end - 1), ...ts.slice(end)];
+  }
+  return ts;
 }
 
 /** End (exclusive) of the bracketed group opening at i, or i + 1 for a single token. */
