@@ -50,13 +50,16 @@ const RECEIVER = /^([A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*)\.([\p{L}_][
  */
 function normalize(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
+  let parens = false;
   for (const t of ts) {
     if (t === '⇑' || t === '↑') continue;
-    const field = RECEIVER.exec(t);
+    if (t === '(') parens = true;
+    // only a name has a dot (a lone `.` is its own token)
+    const field = t.length > 1 && t.includes('.') ? RECEIVER.exec(t) : null;
     if (field) out.push(field[2]!, field[1]!);
-    else out.push(/^[\p{L}_]/u.test(t) && t.includes('.') ? t.slice(t.lastIndexOf('.') + 1) : t);
+    else out.push(t.length > 1 && t.includes('.') ? t.slice(t.lastIndexOf('.') + 1) : t);
   }
-  return unwrapHeads(out);
+  return parens ? unwrapHeads(out) : out;
 }
 
 /** `( f a ) b` → `f a b`: parentheses around an application followed by an argument. */
