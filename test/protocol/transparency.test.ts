@@ -121,3 +121,17 @@ describe('transparent forwarding', () => {
     await compare([process.execPath, FAKE_ISABELLE], isabelleSession);
   });
 });
+
+describe('position encodings', () => {
+  it('positions stay UTF-16: an offer of UTF-8 (Neovim 0.11) reaches the prover narrowed to UTF-16, and the reply says UTF-16', async () => {
+    const log = tempFile('encodings.jsonl');
+    const e = Editor.proxy([process.execPath, FAKE_LEAN], { engine: EMPTY, env: { FAKE_TRANSCRIPT: log } });
+    editors.push(e);
+    const init = await e.initialize(undefined, { general: { positionEncodings: ['utf-8', 'utf-16', 'utf-32'], markdown: { parser: 'marked' } }, window: { workDoneProgress: true } });
+    expect(init.result.capabilities.positionEncoding).toBe('utf-16');
+    expect(await e.shutdown()).toBe(0);
+    const got = readTranscript(log).find((x) => x.dir === 'in' && x.msg.method === 'initialize')!.msg.params;
+    expect(got.capabilities).toEqual({ general: { positionEncodings: ['utf-16'], markdown: { parser: 'marked' } }, window: { workDoneProgress: true } });
+    expect(got.rootUri).toMatch(/^file:/);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeCapabilities, upstreamAdvertises } from '../../server/src/lsp/capabilities.js';
+import { mergeCapabilities, ownCapabilities, upstreamAdvertises } from '../../server/src/lsp/capabilities.js';
+import { utf16Only } from '../../server/src/lsp/lifecycle.js';
 
 const lean = {
   textDocumentSync: { openClose: true, change: 2 },
@@ -44,5 +45,21 @@ describe('upstreamAdvertises', () => {
     expect(upstreamAdvertises('$/lean/plainGoal', isabelle, 'isabelle')).toBe(false);
     expect(upstreamAdvertises('PIDE/state_init', isabelle, 'isabelle')).toBe(true);
     expect(upstreamAdvertises('shutdown', isabelle, 'isabelle')).toBe(true);
+  });
+});
+
+describe('position encoding', () => {
+  it('is UTF-16 in our capabilities and in the merged ones', () => {
+    expect(ownCapabilities().positionEncoding).toBe('utf-16');
+    expect(mergeCapabilities({ ...lean, positionEncoding: 'utf-8' }).positionEncoding).toBe('utf-16');
+  });
+  it('narrows an offer to UTF-16 and leaves params without one as they are', () => {
+    const plain = { capabilities: { window: {} } };
+    expect(utf16Only(plain)).toBe(plain);
+    const only = { capabilities: { general: { positionEncodings: ['utf-16'] } } };
+    expect(utf16Only(only)).toBe(only);
+    const offer = { rootUri: 'file:///p', capabilities: { general: { positionEncodings: ['utf-8', 'utf-16'], staleRequestSupport: { cancel: true } } } };
+    expect(utf16Only(offer)).toEqual({ rootUri: 'file:///p', capabilities: { general: { positionEncodings: ['utf-16'], staleRequestSupport: { cancel: true } } } });
+    expect(offer.capabilities.general.positionEncodings).toEqual(['utf-8', 'utf-16']);
   });
 });

@@ -1,6 +1,10 @@
 /**
  * premise-lsp's own capabilities, merging them into the upstream's `initialize`
  * result, and deciding whether the upstream advertised a request method.
+ *
+ * Invariant: positions are UTF-16 code units on both sides of the proxy. The
+ * reply to `initialize` says so, and the prover is offered nothing else
+ * (`utf16Only` in lifecycle.ts).
  */
 import type { Flavor } from '../upstream/command.js';
 
@@ -8,10 +12,14 @@ export const COMMANDS = { search: 'premise-lsp.search', insert: 'premise-lsp.ins
 export const TRIGGER_CHARACTERS = ['[', ' ', ','];
 export const CODE_ACTION_KIND = 'quickfix';
 
+/** Positions are UTF-16 code units, whatever the editor offers (see `utf16Only` in lifecycle.ts). */
+export const POSITION_ENCODING = 'utf-16';
+
 type Caps = Record<string, unknown>;
 
 export function ownCapabilities(): Caps {
   return {
+    positionEncoding: POSITION_ENCODING,
     textDocumentSync: { openClose: true, change: 2 },
     completionProvider: { triggerCharacters: [...TRIGGER_CHARACTERS], resolveProvider: true },
     codeActionProvider: { codeActionKinds: [CODE_ACTION_KIND], resolveProvider: true },
@@ -32,6 +40,7 @@ function union(a: unknown, b: string[]): string[] {
 /** The upstream's capabilities with ours added; everything else is left as it was. */
 export function mergeCapabilities(upstream: unknown): Caps {
   const up = { ...(obj(upstream) ?? {}) };
+  up.positionEncoding = POSITION_ENCODING;
   if (up.textDocumentSync === undefined) up.textDocumentSync = { openClose: true, change: 2 };
 
   const comp = obj(up.completionProvider) ?? {};

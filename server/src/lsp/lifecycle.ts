@@ -5,7 +5,7 @@
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
 import { ErrorCodes, success, type RequestMessage } from '../jsonrpc/messages.js';
-import { mergeCapabilities, ownCapabilities } from './capabilities.js';
+import { mergeCapabilities, ownCapabilities, POSITION_ENCODING } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, SECTION, sectionOf } from './config.js';
 import type { LoadRequest } from './engine-host.js';
@@ -51,7 +51,8 @@ export class Lifecycle {
       this.r.editor.replyError(msg.id, ErrorCodes.InvalidRequest, 'premise-lsp: initialize was already received');
       return;
     }
-    const params = (msg.params ?? {}) as Record<string, unknown>;
+    const offered = (msg.params ?? {}) as Record<string, unknown>;
+    const params = utf16Only(offered);
     s.initParams = params;
     const caps = params.capabilities as { window?: { workDoneProgress?: boolean } } | undefined;
     s.supportsProgress = caps?.window?.workDoneProgress === true;
@@ -65,7 +66,8 @@ export class Lifecycle {
       return;
     }
     // Isabelle answers only once its session is built (minutes): no timeout here.
-    this.r.forward(msg, raw, (resp) => {
+    const sent = params === offered ? { msg, raw } : { msg: { ...msg, params }, raw: Buffer.from(JSON.stringify({ ...msg, params }), 'utf8') };
+    this.r.forward(sent.msg, sent.raw, (resp) => {
       if (resp.error || typeof resp.result !== 'object' || resp.result === null) return undefined;
       return success(resp.id, this.adoptUpstreamInit(resp.result as Record<string, unknown>));
     });
@@ -190,6 +192,20 @@ export class Lifecycle {
     if (s.lastConfiguration !== undefined) channel.notify('workspace/didChangeConfiguration', s.lastConfiguration);
     for (const p of s.docs.reopenParams()) channel.notify('textDocument/didOpen', p);
   }
+}
+
+/**
+ * The editor's initialize params as the prover gets them: positions here are
+ * UTF-16 code units (JavaScript strings, and the LSP default Lean counts in), so
+ * an offer of other position encodings (`general.positionEncodings`, LSP 3.17;
+ * Neovim 0.11 offers UTF-8 first) is narrowed to UTF-16, and the prover cannot
+ * pick one the proxy does not speak. Anything else is passed on as it was.
+ */
+export function utf16Only(params: Record<string, unknown>): Record<string, unknown> {
+  const caps = params.capabilities as { general?: { positionEncodings?: unknown } } | undefined;
+  const offer = caps?.general?.positionEncodings;
+  if (!Array.isArray(offer) || (offer.length === 1 && offer[0] === POSITION_ENCODING)) return params;
+  return { ...params, capabilities: { ...caps, general: { ...caps!.general, positionEncodings: [POSITION_ENCODING] } } };
 }
 
 /** The editor's workspace folder (`rootUri`, else the first `workspaceFolders` entry) as a path. */
