@@ -59,8 +59,14 @@ function normalize(ts: Tok[]): Tok[] {
     if (field) out.push(field[2]!, field[1]!);
     else out.push(t.length > 1 && t.includes('.') ? t.slice(t.lastIndexOf('.') + 1) : t);
   }
-  return parens ? unwrapHeads(out) : out;
+  return parens && out.length <= UNWRAP_MAX_TOKENS ? unwrapHeads(out) : out;
 }
+
+/**
+ * Unwrapping is quadratic in the worst case; longer texts (Mathlib's longest
+ * statements have a few hundred tokens, a hostile goal may have 10^5) keep their parentheses.
+ */
+const UNWRAP_MAX_TOKENS = 4096;
 
 /** `( f a ) b` → `f a b`: parentheses around an application followed by an argument. */
 function unwrapHeads(ts: Tok[]): Tok[] {
