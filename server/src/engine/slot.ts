@@ -32,14 +32,16 @@ type Tok = string;
 const TOKEN = /[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*|[0-9]+|:=|=>|->|<->|\S/gu;
 const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}', '⟨': '⟩', '⦃': '⦄' };
 const CLOSE = new Set(Object.values(OPEN));
-const SINGLE_VAR = /^[A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*$/u;
+/** A single letter with subscripts or primes: `x`, `x₁`, `α`, `f'` (π is a constant). */
+const VAR = "[A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*";
+const SINGLE_VAR = new RegExp(`^${VAR}$`, 'u');
 
 function tokens(s: string): Tok[] {
   return normalize(s.replace(/✝\d*/g, '').match(TOKEN) ?? []);
 }
 
-/** A variable's field (`l.dedup`, `F.map`): the receiver is one of these. */
-const RECEIVER = /^([A-Za-zα-ορ-ωϕ][₀-₉ₐ-ₜᵢ-ᵪ'!?]*)\.([\p{L}_][^.]*)$/u;
+/** A variable's field (`l.dedup`, `F.map`): the receiver is a single letter. */
+const RECEIVER = new RegExp(`^(${VAR})\\.([\\p{L}_][^.]*)$`, 'u');
 
 /**
  * Reads a pretty-printed proof state and a source statement alike: coercion arrows
@@ -55,9 +57,13 @@ function normalize(ts: Tok[]): Tok[] {
     if (t === '⇑' || t === '↑') continue;
     if (t === '(') parens = true;
     // only a name has a dot (a lone `.` is its own token)
-    const field = t.length > 1 && t.includes('.') ? RECEIVER.exec(t) : null;
+    if (t.length < 2 || !t.includes('.')) {
+      out.push(t);
+      continue;
+    }
+    const field = RECEIVER.exec(t);
     if (field) out.push(field[2]!, field[1]!);
-    else out.push(t.length > 1 && t.includes('.') ? t.slice(t.lastIndexOf('.') + 1) : t);
+    else out.push(t.slice(t.lastIndexOf('.') + 1));
   }
   return parens && out.length <= UNWRAP_MAX_TOKENS ? unwrapHeads(out) : out;
 }

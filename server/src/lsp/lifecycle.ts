@@ -66,8 +66,8 @@ export class Lifecycle {
       return;
     }
     // Isabelle answers only once its session is built (minutes): no timeout here.
-    const sent = params === offered ? { msg, raw } : { msg: { ...msg, params }, raw: Buffer.from(JSON.stringify({ ...msg, params }), 'utf8') };
-    this.r.forward(sent.msg, sent.raw, (resp) => {
+    const narrowed = params === offered ? undefined : { ...msg, params };
+    this.r.forward(narrowed ?? msg, narrowed ? Buffer.from(JSON.stringify(narrowed), 'utf8') : raw, (resp) => {
       if (resp.error || typeof resp.result !== 'object' || resp.result === null) return undefined;
       return success(resp.id, this.adoptUpstreamInit(resp.result as Record<string, unknown>));
     });
