@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../server/src/engine/engine.js';
 import { liftParents, parentNames } from '../../server/src/engine/structure-lift.js';
 import { latexToUnicode } from '../../server/src/engine/latex.js';
-import { styleOf } from '../../server/src/engine/text-query.js';
+import { nameMatch, nameStems, readTextQuery, styleOf } from '../../server/src/engine/text-query.js';
 import type { DeclKind } from '../../indexes/src/extract/record.js';
 import { rec, segmentOf } from './engine-helpers.js';
 
@@ -51,6 +51,23 @@ describe('a constructor or field stands for its structure', () => {
     const names = async (informal: boolean) => (await engine.search(q, { mode: 'hybrid', k: 3, informal })).map((h) => h.name);
     expect((await names(true))[0]).toBe('Flow');
     expect((await names(false))[0]).toBe('Flow.mk');
+  });
+});
+
+describe('the name match', () => {
+  it('is the share of the last component said times the share of the query the name says', () => {
+    const q = readTextQuery('absolute value of a product');
+    expect(nameMatch(q, nameStems('abs_mul'))).toBeCloseTo(1);
+    // half the last component said (abs, not add), and the query's product not said by the name
+    const half = nameMatch(q, nameStems('abs_add'));
+    expect(half).toBeGreaterThan(0);
+    expect(half).toBeLessThan(0.5);
+    // namespaces say words, but a name whose last component says none does not match
+    const succ = readTextQuery('natural number successor');
+    expect(nameMatch(succ, nameStems('Nat.succ_le_iff'))).toBeGreaterThan(nameMatch(succ, nameStems('succ_le_iff')));
+    expect(nameMatch(succ, nameStems('succ_le_iff'))).toBeGreaterThan(0);
+    expect(nameMatch(readTextQuery('natural number'), nameStems('Nat.succ_le_iff'))).toBe(0);
+    expect(nameMatch(q, nameStems('Real.sqrt'))).toBe(0);
   });
 });
 
