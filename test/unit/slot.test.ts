@@ -3,7 +3,7 @@ import type { PremiseRecord } from '../../indexes/src/extract/record.js';
 import { toInfos } from '../../indexes/src/graph.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
-import { slotFit, slotOf, UNKNOWN_SLOT } from '../../server/src/engine/slot.js';
+import { slotFit, slotFitter, slotOf, UNKNOWN_SLOT } from '../../server/src/engine/slot.js';
 import { DEFAULT_WEIGHTS } from '../../server/src/engine/fusion.js';
 import { rec } from './engine-helpers.js';
 
@@ -68,6 +68,17 @@ describe('slotFit', () => {
     expect(slotFit('rw', 'x ∈ l.reverse', dedup)).toBeLessThan(1);
     // a huge goal (the HTTP API takes states of up to 256 Ki characters) is read in bounded time
     expect(slotFit('rw', "((comap f) μ) t + ".repeat(12_000) + '1', comap)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('matches a huge goal in bounded work: unclosed brackets, one endless application', () => {
+    // a pattern starting with a variable is tried at every position; each try once scanned
+    // to the end of an unclosed group and copied the whole application (a search took seconds)
+    const addZero = rec('add_zero', ['(a : M)'], 'a + 0 = a');
+    const fitter = slotFitter(UNKNOWN_SLOT, 'f ' + '( g x '.repeat(40_000));
+    for (let i = 0; i < 50; i++) expect(fitter(addZero)).toBeGreaterThanOrEqual(0);
+    expect(slotFit('rw', 'g ' + 'x '.repeat(100_000) + '+ 0', addZero)).toBeGreaterThanOrEqual(0);
+    // the bound leaves ordinary goals alone
+    expect(slotFit('rw', 'f (g x + 0) = y', addZero)).toBe(1);
   });
 });
 

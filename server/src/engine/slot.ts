@@ -133,7 +133,11 @@ function conclusion(ts: Tok[]): { concl: Tok[]; bound: string[]; hyps: number } 
   return { concl: ts, bound, hyps };
 }
 
-/** Match steps left for the current premise: long goals never cost more than this. */
+/**
+ * Work left for the current premise, in match steps and goal tokens scanned or
+ * copied: however long or unbalanced the goal, one premise never costs more than
+ * this (a hostile 50,000-character goal once took 1.4 s a search).
+ */
 let budget = 0;
 const MATCH_BUDGET = 20_000;
 
@@ -142,7 +146,11 @@ const isAtom = (t: Tok | undefined) => t !== undefined && (/^[\p{L}_0-9]/u.test(
 /** Ends of the applications `f a (b c)` starting at g, longest first (a variable stands for one). */
 function applicationEnds(goal: Tok[], g: number): number[] {
   const ends: number[] = [];
-  for (let e = g; isAtom(goal[e]); ) ends.push((e = groupEnd(goal, e)));
+  for (let e = g; isAtom(goal[e]) && budget > 0; ) {
+    const end = groupEnd(goal, e);
+    budget -= end - e;
+    ends.push((e = end));
+  }
   return ends.reverse();
 }
 
@@ -156,6 +164,7 @@ function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, 
     if (vars.has(t)) {
       const prev = bind.get(t);
       for (const end of applicationEnds(goal, g)) {
+        if ((budget -= end - g) < 0) return -1;
         const text = goal.slice(g, end).join(' ');
         if (prev !== undefined && prev !== text) continue;
         const next = new Map(bind).set(t, text);
@@ -169,25 +178,24 @@ function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, 
   return g;
 }
 
-/** Whether `pat` matches a contiguous subterm of `goal` (or, `whole`, all of it). */
-function matches(pat: Tok[], goal: Tok[], vars: Set<string>, whole = false): boolean {
+/** Whether `pat` matches a contiguous subterm of the goal (or, `whole`, all of it). */
+function matches(pat: Tok[], { toks: goal, ended }: Goal, vars: Set<string>, whole = false): boolean {
   if (!pat.length) return false;
-  if (whole) return matchAt([...pat, '⊣'], [...goal, '⊣'], 0, vars) === goal.length + 1;
+  if (whole) return matchAt([...pat, END], ended, 0, vars) === ended.length;
   // a bare variable matches anything: no evidence
   if (pat.every((t) => vars.has(t) || OPEN[t] || CLOSE.has(t))) return false;
   // a constant first token can only match where the goal has it
   const first = vars.has(pat[0]!) ? undefined : pat[0];
-  for (let i = 0; i < goal.length; i++) if ((first === undefined || goal[i] === first) && matchAt(pat, goal, i, vars) >= 0) return true;
+  for (let i = 0; i < goal.length && budget > 0; i++) if ((first === undefined || goal[i] === first) && matchAt(pat, goal, i, vars) >= 0) return true;
   return false;
 }
 
 /** Share of the pattern's constants that occur in the goal. */
-function overlap(pat: Tok[], goal: Tok[], vars: Set<string>): number {
+function overlap(pat: Tok[], goal: Goal, vars: Set<string>): number {
   const consts = new Set(pat.filter((t) => !vars.has(t) && !OPEN[t] && !CLOSE.has(t) && t !== ','));
   if (!consts.size) return 0;
-  const g = new Set(goal);
   let n = 0;
-  for (const c of consts) if (g.has(c)) n++;
+  for (const c of consts) if (goal.set.has(c)) n++;
   return n / consts.size;
 }
 
@@ -221,14 +229,23 @@ export function slotFit(slots: SlotKind | readonly SlotKind[], goalText: string,
 
 /** `slotFit` for one goal and many premises: the goal is read once (a search fits up to 50 premises to it). */
 export function slotFitter(slots: SlotKind | readonly SlotKind[], goalText: string): (p: FitPremise) => number {
-  const goal = strip(tokens(goalText));
+  const toks = strip(tokens(goalText));
+  const goal: Goal = { toks, ended: [...toks, END], set: new Set(toks) };
   const kinds = typeof slots === 'string' ? [slots] : slots;
   return (p) => fitPremise(kinds, goal, p);
 }
 
-function fitPremise(kinds: readonly SlotKind[], goal: Tok[], p: FitPremise): number {
+/** The goal as every premise is matched against it: its tokens, the same with an end marker, their set. */
+interface Goal {
+  toks: Tok[];
+  ended: Tok[];
+  set: Set<Tok>;
+}
+const END = '⊣';
+
+function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): number {
   budget = MATCH_BUDGET;
-  if (!goal.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
+  if (!goal.toks.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
   const vars = new Set<string>();
   for (const a of p.args) {
     const h = binderToHyp(a);
@@ -244,7 +261,7 @@ function fitPremise(kinds: readonly SlotKind[], goal: Tok[], p: FitPremise): num
 
 const isRewriting = (slot: SlotKind) => slot === 'rw' || slot === 'simp';
 
-function fitOne(slot: SlotKind, goal: Tok[], p: { kind: string; concl: Tok[]; hyps: number; vars: Set<string> }): number {
+function fitOne(slot: SlotKind, goal: Goal, p: { kind: string; concl: Tok[]; hyps: number; vars: Set<string> }): number {
   const { concl, hyps, vars } = p;
   if (isRewriting(slot)) {
     if (DEFINITIONS.has(p.kind)) return -0.5;
