@@ -79,6 +79,10 @@ describe('slotFit', () => {
     expect(slotFit('rw', 'g ' + 'x '.repeat(100_000) + '+ 0', addZero)).toBeGreaterThanOrEqual(0);
     // the bound leaves ordinary goals alone
     expect(slotFit('rw', 'f (g x + 0) = y', addZero)).toBe(1);
+    // deep parentheses around the whole goal, and a premise of endless binders, are read in one pass
+    expect(slotFit('rw', '('.repeat(100_000) + 'x + 0' + ')'.repeat(100_000), addZero)).toBe(1);
+    expect(slotFit('rw', '((((x + 0))))', addZero)).toBe(1);
+    expect(slotFit('apply', 'x ≤ y', rec('binders', [], '∀ a, '.repeat(30_000) + 'x ≤ y'))).toBe(1);
   });
 });
 

@@ -113,24 +113,40 @@ function topLevel(ts: Tok[], want: (t: Tok) => boolean): number[] {
   return out;
 }
 
-/** Drops leading `∀ x y, ` binders and hypotheses `A → …`: the conclusion's tokens. */
+/** The first top-level (depth 0) position of a token at or after `from`, or -1. */
+function firstTopLevel(ts: Tok[], from: number, want: (t: Tok) => boolean): number {
+  let depth = 0;
+  for (let i = from; i < ts.length; i++) {
+    const t = ts[i]!;
+    if (OPEN[t]) depth++;
+    else if (CLOSE.has(t)) depth--;
+    else if (depth === 0 && want(t)) return i;
+  }
+  return -1;
+}
+
+/**
+ * Drops leading `∀ x y, ` binders and hypotheses `A → …`: the conclusion's tokens.
+ * Linear in the statement: each binder group is scanned once, to its comma.
+ */
 function conclusion(ts: Tok[]): { concl: Tok[]; bound: string[]; hyps: number } {
   const bound: string[] = [];
   let hyps = 0;
+  let at = 0;
   for (;;) {
-    if (ts[0] === '∀' || ts[0] === '⋀') {
-      const comma = topLevel(ts, (t) => t === ',' || t === '.')[0];
-      if (comma === undefined) break;
-      for (const t of ts.slice(1, comma)) if (/^[\p{L}_]/u.test(t)) bound.push(t);
-      ts = ts.slice(comma + 1);
+    if (ts[at] === '∀' || ts[at] === '⋀') {
+      const comma = firstTopLevel(ts, at, (t) => t === ',' || t === '.');
+      if (comma < 0) break;
+      for (let i = at + 1; i < comma; i++) if (/^[\p{L}_]/u.test(ts[i]!)) bound.push(ts[i]!);
+      at = comma + 1;
       continue;
     }
-    const arrows = topLevel(ts, (t) => t === '→' || t === '⟹' || t === '->');
+    const arrows = topLevel(ts.slice(at), (t) => t === '→' || t === '⟹' || t === '->');
     if (!arrows.length) break;
     hyps += arrows.length;
-    ts = ts.slice(arrows[arrows.length - 1]! + 1);
+    at += arrows[arrows.length - 1]! + 1;
   }
-  return { concl: ts, bound, hyps };
+  return { concl: at ? ts.slice(at) : ts, bound, hyps };
 }
 
 /**
@@ -199,11 +215,27 @@ function overlap(pat: Tok[], goal: Goal, vars: Set<string>): number {
   return n / consts.size;
 }
 
-const strip = (ts: Tok[]) => {
-  // outer parentheses around a whole side
-  while (ts.length > 2 && ts[0] === '(' && groupEnd(ts, 0) === ts.length) ts = ts.slice(1, -1);
-  return ts;
-};
+/**
+ * Without the parentheses around the whole side, however deeply nested, in one
+ * pass (peeling a layer at a time was quadratic: `((((x))))` of 10^5 characters).
+ * A layer goes when its `(` closes at the side's last token or never closes.
+ */
+function strip(ts: Tok[]): Tok[] {
+  if (ts[0] !== '(') return ts;
+  const close = new Int32Array(ts.length).fill(-1);
+  const open: number[] = [];
+  for (let k = 0; k < ts.length; k++) {
+    if (ts[k] === '(') open.push(k);
+    else if (ts[k] === ')' && open.length) close[open.pop()!] = k;
+  }
+  let i = 0;
+  let j = ts.length;
+  while (j - i > 2 && ts[i] === '(' && (close[i] === -1 || close[i]! >= j - 1)) {
+    i++;
+    j--;
+  }
+  return i ? ts.slice(i, j) : ts;
+}
 
 /**
  * When the tactic is not known (a proof state with no slot at the cursor, a
