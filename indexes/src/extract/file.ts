@@ -8,7 +8,8 @@ import { extractSource } from './extract.js';
 import type { ExtractedDecl } from './record.js';
 import type { SourceFile } from './walk.js';
 import type { TermRun } from '../sparse/bm25.js';
-import { flatCopy, terms } from '../sparse/terms.js';
+import { flatCopy } from '../sparse/terms.js';
+import { formalTerms } from './formal-terms.js';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -48,29 +49,6 @@ export function extractBatch(files: SourceFile[]): FileResult[] {
   return results;
 }
 
-/**
- * `terms(sparseText(d))`, made piece by piece: sparseText joins its pieces with
- * spaces, which no term spans, so its terms are the pieces' terms in order; the
- * binder groups (`[Group G]`, `{α : Type*}`), much repeated, are remembered.
- * Follows sparseText of ../premise-text.ts piece for piece; the equality is
- * checked by test/unit/extract-parallel.test.ts.
- */
-function formalTerms(d: ExtractedDecl): string[] {
-  const name = terms(d.name);
-  const out = [...name, ...name];
-  for (const a of d.args) {
-    let ts = argMemo.get(a);
-    if (ts === undefined) {
-      ts = terms(a);
-      if (argMemo.size < 100_000) argMemo.set(a, ts);
-    }
-    for (const t of ts) out.push(t);
-  }
-  for (const t of terms(d.goal || d.statement)) out.push(t);
-  if (d.doc) for (const t of terms(d.doc)) out.push(t);
-  return out;
-}
-const argMemo = new Map<string, string[]>();
 
 /** Never throws: a file that cannot be read is a skipped file with a warning. */
 export function extractFile(f: SourceFile): FileResult {

@@ -3,8 +3,10 @@
  * source) to full names of declarations in the set, following Lean's lookup order
  * (enclosing namespaces innermost first, the root, then `open`ed namespaces), and
  * drop what does not resolve. Also removes duplicate declarations (an explicit
- * declaration wins over a generated one of the same name) and strips `scope`.
+ * declaration wins over a generated one of the same name), strips `scope`, and
+ * gives aliases their target's statement (./alias-types.ts).
  */
+import { inheritAliasTypes } from './alias-types.js';
 import type { ExtractedDecl, PremiseRecord } from './record.js';
 
 type Scope = ExtractedDecl['scope'];
@@ -160,5 +162,6 @@ export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> =
     if (origin !== undefined && !resolver.has(origin)) origin = resolver.resolve(origin, d.scope) ?? origin;
     out[i] = strip(d, refs, origin);
   }
+  inheritAliasTypes(out);
   return out;
 }

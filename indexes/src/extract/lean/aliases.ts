@@ -1,6 +1,7 @@
 /**
  * `export NS (a b)` and `alias a := b`: records that only name another
- * declaration (no binders, no goal); the resolver follows their `origin`.
+ * declaration (no binders, no goal); the resolver follows their `origin`, and
+ * gives an alias its target's binders and conclusion (../alias-types.ts).
  */
 import { T, matchClose } from './lex.js';
 import { modifiers } from './header.js';
@@ -37,10 +38,18 @@ export function aliasCommand(f: LeanFile, s: number, j: number, e: number, pendi
   const { doc, attrs: entries } = modifiers(toks, s, j);
   const attrs = entries.map((x) => x.name);
   const names: number[] = [];
+  // `alias ⟨mp, mpr⟩ := h`: the two directions of an iff, `_` for one not named
+  let directions: string | undefined;
   let i = j + 1;
   if (toks[i]?.k === T.Open && i < e) {
     const close = matchClose(toks, i, e);
-    for (let m = i + 1; m < close; m++) if (toks[m].k === T.Id && toks[m].v !== '_') names.push(m);
+    const written: string[] = [];
+    for (let m = i + 1; m < close; m++) {
+      if (toks[m].k !== T.Id) continue;
+      written.push(toks[m].v);
+      if (toks[m].v !== '_') names.push(m);
+    }
+    directions = `⟨${written.join(', ')}⟩`;
     i = close + 1;
   } else if (toks[i]?.k === T.Id && i < e) names.push(i++);
   if (toks[i]?.k !== T.Assign || toks[i + 1]?.k !== T.Id || i + 1 >= e) {
@@ -50,7 +59,7 @@ export function aliasCommand(f: LeanFile, s: number, j: number, e: number, pendi
   const target = toks[i + 1].v;
   for (const m of names) {
     const short = toks[m].v;
-    pushAlias(f, short, `alias ${short} := ${target}`, { doc, attrs: attrs.length ? attrs : undefined, refs: [target], origin: target }, s, e, pending);
+    pushAlias(f, short, `alias ${directions ?? short} := ${target}`, { doc, attrs: attrs.length ? attrs : undefined, refs: [target], origin: target }, s, e, pending);
   }
 }
 
