@@ -51,7 +51,7 @@ describe('alias records', () => {
   it("are searched by their target's terms on the build's worker path too", () => {
     const dir = mkdtempSync(join(tmpdir(), 'alias-'));
     writeFileSync(join(dir, 'A.lean'), SOURCE);
-    const [file] = extractBatch([{ path: join(dir, 'A.lean'), rel: 'A.lean', module: 'A', lang: 'lean' }]);
+    const [file] = extractBatch([{ path: join(dir, 'A.lean'), rel: 'A.lean', module: 'A', lang: 'lean', root: dir }]);
     const out = resolveRefs(file!.decls);
     const mulAdd = byName(out, 'mul_add') as PremiseRecord & { formalTerms?: { table: { terms: readonly string[]; ids: Uint32Array }; start: number; end: number } };
     const run = mulAdd.formalTerms!;
