@@ -2,13 +2,13 @@
  * Seeded random params on every method the server handles (valid requests with
  * leaves swapped for junk: wrong types, negative or huge positions, unknown URIs,
  * 70,000-character strings, lone surrogates), against the built server alone and
- * in front of fake Lean: every request gets exactly one reply, an error is one of
+ * in front of fake Lean and fake Isabelle: every request gets exactly one reply, an error is one of
  * the protocol's codes (never an internal error), and the server keeps serving.
  * Fake Lean dies of some of the junk forwarded to it (exit code 1), so in front of
  * it this also drives the proxy through upstream crashes, restarts and giving up.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Editor, FAKE_LEAN, fixture, posOf, tempFile } from './harness.js';
+import { Editor, FAKE_ISABELLE, FAKE_LEAN, fixture, posOf, tempFile } from './harness.js';
 
 const editors: Editor[] = [];
 afterEach(() => {
@@ -30,10 +30,16 @@ const KEYS = ['textDocument', 'position', 'range', 'context', 'uri', 'query', 'k
 /** Codes a bad request may get: invalid params or request, method not found, cancelled, content modified, upstream gone. */
 const EXPECTED_CODES = new Set([-32602, -32600, -32601, -32800, -32801, -32802, -32803, -32001]);
 
-for (const mode of ['standalone', 'proxy'] as const) {
+const PROVERS = {
+  standalone: { upstream: [] as string[], file: 'Demo.lean', lang: 'lean', slot: 'rw [', seed: 11 },
+  lean: { upstream: [FAKE_LEAN], file: 'Demo.lean', lang: 'lean', slot: 'rw [', seed: 7 },
+  isabelle: { upstream: [FAKE_ISABELLE], file: 'Demo.thy', lang: 'isabelle', slot: 'by simp', seed: 5 },
+};
+
+for (const [mode, prover] of Object.entries(PROVERS)) {
   describe(`random params (${mode})`, () => {
     it('get one reply each with a protocol error code, and the server keeps serving', async () => {
-      const { next, pick } = random(mode === 'proxy' ? 7 : 11);
+      const { next, pick } = random(prover.seed);
       const junk = (depth = 0): unknown => {
         const r = next();
         if (depth > 3 || r < 0.15) return pick(LEAVES);
@@ -48,12 +54,13 @@ for (const mode of ['standalone', 'proxy'] as const) {
         return v;
       };
 
-      const e = mode === 'proxy' ? Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: tempFile('lean.jsonl') } }) : Editor.proxy([]);
+      const upstream = prover.upstream.length ? [process.execPath, ...prover.upstream] : [];
+      const e = Editor.proxy(upstream, { env: { FAKE_TRANSCRIPT: tempFile('prover.jsonl') } });
       editors.push(e);
-      await e.initialize();
-      const { uri, text } = fixture('Demo.lean');
-      e.open(uri, text);
-      const position = posOf(text, 'rw [', 4);
+      await e.initialize({ 'premise-lsp': { goalTimeoutMs: 300 } });
+      const { uri, text } = fixture(prover.file);
+      e.open(uri, text, prover.lang);
+      const position = posOf(text, prover.slot, prover.slot.length);
       const range = { start: position, end: position };
       const requests: [string, unknown][] = [
         ['textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } }],
@@ -67,11 +74,18 @@ for (const mode of ['standalone', 'proxy'] as const) {
       ];
       const notifications: [string, unknown][] = [
         ['textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range, text: 'x' }] }],
-        ['textDocument/didOpen', { textDocument: { uri: uri + '2', languageId: 'lean', version: 1, text: 'theorem t : 1 = 1 := by\n  rw [' } }],
+        ['textDocument/didOpen', { textDocument: { uri: uri + '2', languageId: prover.lang, version: 1, text: 'theorem t : 1 = 1 := by\n  rw [' } }],
         ['textDocument/didClose', { textDocument: { uri: uri + '2' } }],
         ['workspace/didChangeConfiguration', { settings: { premiseLsp: { k: 5 } } }],
         ['$/cancelRequest', { id: 1 }],
       ];
+      const names = async () => {
+        const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query: 'n + m = m + n', k: 10 }] });
+        return r.result.results.map((h: { name: string }) => h.name) as string[];
+      };
+      // an Isabelle session's text search answers Isabelle facts
+      const [first] = await names();
+      expect(first).toBe(mode === 'isabelle' ? 'Nat.add_0_right' : 'Nat.add_comm');
       const odd: string[] = [];
       for (let i = 0; i < 200; i++) {
         if (next() < 0.3) {
@@ -85,8 +99,8 @@ for (const mode of ['standalone', 'proxy'] as const) {
         if (reply.error && !EXPECTED_CODES.has(reply.error.code)) odd.push(`${method} ${JSON.stringify(p).slice(0, 200)} → ${reply.error.code} ${reply.error.message}`);
       }
       expect(odd).toEqual([]);
-      const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
-      expect(r.result.results[0].name).toBe('Nat.add_comm');
+      // still answering from the index (the edits above may have changed it through the live index)
+      expect(await names()).toContain(first);
       expect(e.proc.exitCode).toBeNull();
     }, 120_000);
   });
