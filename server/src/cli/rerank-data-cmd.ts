@@ -53,7 +53,7 @@ export interface TrainQuery {
 
 /**
  * Training queries: Lean theorems and lemmas whose proofs use premises the index
- * has (`has`), their statements as proof states; none on the holdout list.
+ * has (`has`), their statements as proof states; none on the holdout list, no alias.
  * Files whose stable hash is 0 mod 20 are the validation split. Ordered by a
  * stable hash of the name, so that any prefix is a fixed sample.
  */
@@ -62,7 +62,8 @@ export function statementQueries(recordsFile: string, holdout: Set<string>, has:
   let skippedHoldout = 0;
   for (const line of readLines(recordsFile)) {
     const r = JSON.parse(line) as PremiseRecord;
-    if (r.lang !== 'lean' || !STATEMENT_KINDS.has(r.kind) || !r.goal.trim()) continue;
+    // an alias restates its target (alias-types.ts): its only premise would be a copy of itself
+    if (r.lang !== 'lean' || !STATEMENT_KINDS.has(r.kind) || !r.goal.trim() || isAliasRecord(r)) continue;
     if (holdout.has(r.name)) {
       skippedHoldout++;
       continue;
@@ -74,6 +75,8 @@ export function statementQueries(recordsFile: string, holdout: Set<string>, has:
   queries.sort((a, b) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name));
   return { queries, skippedHoldout };
 }
+
+const isAliasRecord = (r: PremiseRecord) => r.origin !== undefined && r.statement.startsWith('alias ');
 
 /** The dev split of the training files (stable hash 1 mod 20), for choices made while training. */
 export const isDevFile = (file: string) => stableHash(file) % VAL_MOD === 1;
