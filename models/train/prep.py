@@ -74,8 +74,13 @@ freq = collections.Counter(j for i in range(N) if recs[i]['kind'] in THEOREM_KIN
 state_pairs = []  # (query_text, premise, query_decl)
 val_queries = []  # (query_text, [premise ids], decl)
 n_q = 0
+def is_alias(r):
+    # `alias a := b` restates b (the extractor gives it b's statement): its only ref is b itself
+    return r.get('origin') is not None and r.get('statement', '').startswith('alias ')
+
+
 for i, r in enumerate(recs):
-    if r['kind'] not in THEOREM_KINDS or not r.get('goal') or not refs[i]:
+    if r['kind'] not in THEOREM_KINDS or not r.get('goal') or not refs[i] or is_alias(r):
         continue
     if heldfile[i]:
         val_queries.append((tid(render_state(r)), refs[i], i))
