@@ -7,6 +7,7 @@ import { openEngine } from '../engine/open.js';
 import type { Mode } from '../engine/types.js';
 import { loadDataset, type DatasetName } from '../eval/datasets.js';
 import { runEval, type EvalMode } from '../eval/run.js';
+import { heldOutStatements, readHoldoutList } from '../eval/statements.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
 
@@ -110,10 +111,12 @@ async function query(cfg: BenchConfig) {
   };
 }
 
-const EVAL_FILES: [DatasetName, string][] = [
+/** The sets scored, each from its file under ../shared/data; `heldout`: the index's own held-out statements, the holdout list kept out. */
+const EVAL_FILES: [DatasetName | 'heldout', string][] = [
   ['mathlibqr', 'mathlibqr/MathlibQR.json'],
   ['mathlibmpr', 'mathlibqr/MathlibMPR.json'],
   ['leandojo', 'leandojo/dev_steps.jsonl'],
+  ['heldout', 'holdout_theorems.txt'],
 ];
 
 async function quality(cfg: BenchConfig) {
@@ -127,7 +130,7 @@ async function quality(cfg: BenchConfig) {
   for (const [name, rel] of EVAL_FILES) {
     const path = join(cfg.shared, 'data', rel);
     if (!existsSync(path)) continue;
-    const qs = loadDataset(name, path);
+    const qs = name === 'heldout' ? heldOutStatements(cfg.indexDir, readHoldoutList(path)) : loadDataset(name, path);
     for (const [mode, rerank] of modes) out.push(await runEval(engine, name, qs, mode, { rerank }));
     // English: the informal side off, for comparison in the same run
     if (name === 'mathlibqr' && engine.hasDense) out.push(await runEval(engine, name, qs, 'hybrid', { informal: false }));

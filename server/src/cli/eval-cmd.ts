@@ -1,10 +1,12 @@
-/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--no-context] [--json]`
+/** `premise-lsp eval --index DIR --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--no-informal] [--weights …] [--slot-steps | --slot-from-tactic] [--no-context] [--json]`
  *  --slot-steps: score only LeanDojo steps whose tactic has a slot (rw, simp, exact, apply…);
  *  --slot-from-tactic: the same steps, with the tactic given to the engine as the slot;
- *  --no-context: each query as a new statement typed in a scratch file (see `scratch` in eval/run.ts). */
+ *  --no-context: each query as a new statement typed in a scratch file (see `scratch` in eval/run.ts);
+ *  heldout: the index's own held-out statements (eval/statements.ts), the file being the holdout list. */
 import { existsSync } from 'node:fs';
 import { DATASETS, loadDataset } from '../eval/datasets.js';
 import { formatEval, runEval, type EvalOptions } from '../eval/run.js';
+import { heldOutStatements, readHoldoutList } from '../eval/statements.js';
 import { choice, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
 
@@ -18,8 +20,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
     'no-context': { type: 'boolean' },
   });
   if (!values.index) throw new UsageError('eval needs --index <index-dir>');
-  const dataset = choice(values.dataset, 'dataset', DATASETS);
-  if (!dataset) throw new UsageError(`eval needs --dataset ${DATASETS.join('|')}`);
+  const sets = [...DATASETS, 'heldout'] as const;
+  const dataset = choice(values.dataset, 'dataset', sets);
+  if (!dataset) throw new UsageError(`eval needs --dataset ${sets.join('|')}`);
   if (positionals.length !== 1) throw new UsageError('eval takes one dataset file');
   if (!existsSync(positionals[0]!)) throw new UsageError(`no such dataset file: ${positionals[0]}`);
   const mode = choice(values.mode, 'mode', [...MODES, 'bm25-plain'] as const);
@@ -27,7 +30,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (slotUse && dataset !== 'leandojo') throw new UsageError('--slot-steps and --slot-from-tactic need --dataset leandojo (steps with a tactic)');
   const { engine, rerank } = await openFromFlags(values.index, values, mode === 'bm25' || mode === 'bm25-plain' || mode === 'sine' || mode === 'mepo');
   try {
-    const queries = loadDataset(dataset, positionals[0]!);
+    const queries = dataset === 'heldout' ? heldOutStatements(values.index, readHoldoutList(positionals[0]!)) : loadDataset(dataset, positionals[0]!);
     const m = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
     const informal = !values['no-informal'];
     const opts: EvalOptions = { rerank, slot: slotUse, informal, context: !values['no-context'] };

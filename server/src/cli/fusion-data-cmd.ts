@@ -17,7 +17,8 @@ import { createWriteStream } from 'node:fs';
 import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, openEngine, QUERY_FEATURES } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
 import { intOption, parse, percentOption, UsageError } from './args.js';
-import { isDevFile, statementQueries, withoutContext } from './rerank-data-cmd.js';
+import { isDevFile } from '../eval/statements.js';
+import { statementQueries, withoutContext } from './rerank-data-cmd.js';
 import { close, readHoldout, round, write } from './training-files.js';
 
 /**

@@ -11,75 +11,30 @@
  * `--val-dojo` also writes the validation queries in LeanDojo form, so that
  * `premise-lsp eval --dataset leandojo` can score them end to end.
  */
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { FEATURE_NAMES, featureRows, openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
+import { recordQueries, stableHash, VAL_MOD, type TrainQuery } from '../eval/statements.js';
 import { choice, intOption, MODES, parse, percentOption, UsageError } from './args.js';
 import { close, readHoldout, readLines, round, write } from './training-files.js';
 
 /** Candidates per query (the engine's RERANK_TOP). */
 const TOP = 50;
-const VAL_MOD = 20;
-const STATEMENT_KINDS = new Set(['theorem', 'lemma']);
-
-/** A stable 32-bit hash (first 4 bytes of SHA-1), for splits and sampling. */
-export function stableHash(s: string): number {
-  return createHash('sha1').update(s).digest().readUInt32BE(0);
-}
-
-export const isValidationFile = (file: string) => stableHash(file) % VAL_MOD === 0;
 
 /** Whether a training query is searched without its file context (`pct` percent of them, by a stable hash; never validation queries). */
 export function withoutContext(q: { name: string; split: 'train' | 'val' }, pct: number): boolean {
   return q.split === 'train' && stableHash(`context:${q.name}`) % 100 < pct;
 }
 
-/** A theorem statement as the proof state at its start. */
-export function statementState(r: Pick<PremiseRecord, 'args' | 'goal'>): string {
-  const hyps = r.args.map(binderToHyp).join('\n');
-  return `${hyps ? hyps + '\n' : ''}⊢ ${r.goal}`;
-}
-
-export interface TrainQuery {
-  name: string;
-  file: string;
-  split: 'train' | 'val';
-  text: string;
-  gold: Set<string>;
-}
-
-/**
- * Training queries: Lean theorems and lemmas whose proofs use premises the index
- * has (`has`), their statements as proof states; none on the holdout list, no alias.
- * Files whose stable hash is 0 mod 20 are the validation split. Ordered by a
- * stable hash of the name, so that any prefix is a fixed sample.
- */
+/** Training queries from an extracted records file (see eval/statements.ts for the rules). */
 export function statementQueries(recordsFile: string, holdout: Set<string>, has: (name: string) => boolean): { queries: TrainQuery[]; skippedHoldout: number } {
-  const queries: TrainQuery[] = [];
-  let skippedHoldout = 0;
-  for (const line of readLines(recordsFile)) {
-    const r = JSON.parse(line) as PremiseRecord;
-    // an alias restates its target (alias-types.ts): its only premise would be a copy of itself
-    if (r.lang !== 'lean' || !STATEMENT_KINDS.has(r.kind) || !r.goal.trim() || isAliasRecord(r)) continue;
-    if (holdout.has(r.name)) {
-      skippedHoldout++;
-      continue;
-    }
-    const gold = new Set(r.refs.filter((n) => n !== r.name && has(n)));
-    if (!gold.size) continue;
-    queries.push({ name: r.name, file: r.file, split: isValidationFile(r.file) ? 'val' : 'train', text: statementState(r), gold });
-  }
-  queries.sort((a, b) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name));
-  return { queries, skippedHoldout };
+  return recordQueries(
+    readLines(recordsFile).map((l) => JSON.parse(l) as PremiseRecord),
+    holdout,
+    has,
+  );
 }
-
-const isAliasRecord = (r: PremiseRecord) => r.origin !== undefined && r.statement.startsWith('alias ');
-
-/** The dev split of the training files (stable hash 1 mod 20), for choices made while training. */
-export const isDevFile = (file: string) => stableHash(file) % VAL_MOD === 1;
 
 export async function rerankDataCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
 import { UsageError } from './args.js';
+import { readHoldoutList } from '../eval/statements.js';
 
 /** Non-blank lines of a text file. */
 export function readLines(file: string): string[] {
@@ -16,7 +17,7 @@ export function readLines(file: string): string[] {
 export function readHoldout(file: string | undefined): Set<string> {
   const holdoutFile = file ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
   if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
-  return new Set(readLines(holdoutFile).map((l) => l.trim()));
+  return readHoldoutList(holdoutFile);
 }
 
 /** Writes one line, waiting when the stream's buffer is full. */

@@ -6,7 +6,7 @@ commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
   query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
@@ -87,7 +87,10 @@ example:
 Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
 
   -i, --index DIR      the index directory (required)
-  -d, --dataset NAME   mathlibqr, mathlibmpr or leandojo (required)
+  -d, --dataset NAME   mathlibqr, mathlibmpr, leandojo or heldout (required); heldout: the
+                       index's own held-out statements (theorems of the files whose stable
+                       hash is 0 mod 20, 2,000 of them, → the premises their proofs use),
+                       the file being the holdout list of names never to query
 ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine, mepo or bm25-plain (BM25 over the whole query)')}
   --slot-steps         LeanDojo: only the steps whose tactic has a slot (rw, simp, exact, apply…)
   --slot-from-tactic   the same steps, with their tactic given to the engine
@@ -101,6 +104,7 @@ ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine
 
 example:
   premise-lsp eval --index /tmp/idx --dataset leandojo ../shared/data/leandojo.jsonl
+  premise-lsp eval --index /tmp/idx --dataset heldout ../shared/data/holdout_theorems.txt
 `,
   extract: `usage: premise-lsp extract <source>... [--out records.jsonl]
 

@@ -1,0 +1,109 @@
+/**
+ * Mathlib theorems as queries: a theorem's statement as the proof state at its
+ * start, the premises its proof references as gold. The reranker's and the
+ * learned fusion's training data (`rerank-data`, `fusion-data`, from extracted
+ * records) and the held-out statements that `eval --dataset heldout` and the
+ * bench score (from an index's own records) are made by the same rules: Lean
+ * theorems and lemmas with a conclusion, never an alias (it restates its target,
+ * its only premise), none on the holdout list, files split by a stable hash
+ * (0 mod 20 validation, 1 mod 20 dev), queries ordered by a stable hash of the name
+ * so that any prefix is a fixed sample.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
+import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import { PremiseTable } from '../../../indexes/src/store/premises.js';
+import type { EvalQuery } from './datasets.js';
+
+export const VAL_MOD = 20;
+const STATEMENT_KINDS = new Set(['theorem', 'lemma']);
+
+/** A stable 32-bit hash (first 4 bytes of SHA-1), for splits and sampling. */
+export function stableHash(s: string): number {
+  return createHash('sha1').update(s).digest().readUInt32BE(0);
+}
+
+/** The holdout list (`../shared/data/holdout_theorems.txt`): one theorem name a line. */
+export function readHoldoutList(file: string): Set<string> {
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
+}
+
+export const isValidationFile = (file: string) => stableHash(file) % VAL_MOD === 0;
+
+/** The dev split of the training files (stable hash 1 mod 20), for choices made while training. */
+export const isDevFile = (file: string) => stableHash(file) % VAL_MOD === 1;
+
+/** A theorem statement as the proof state at its start. */
+export function statementState(r: Pick<PremiseRecord, 'args' | 'goal'>): string {
+  const hyps = r.args.map(binderToHyp).join('\n');
+  return `${hyps ? hyps + '\n' : ''}⊢ ${r.goal}`;
+}
+
+export interface TrainQuery {
+  name: string;
+  file: string;
+  split: 'train' | 'val';
+  text: string;
+  gold: Set<string>;
+}
+
+type Statement = Pick<PremiseRecord, 'name' | 'kind' | 'lang' | 'file' | 'statement' | 'args' | 'goal'>;
+
+/** Whether a declaration can be a statement query at all (before the holdout list and its gold). */
+const isStatement = (r: Statement) => r.lang === 'lean' && STATEMENT_KINDS.has(r.kind) && !!r.goal.trim() && !r.statement.startsWith('alias ');
+
+/** The query a declaration makes with `refs` (its proof's references the index has), or undefined without any. */
+function statementQuery(r: Statement, refs: Iterable<string>): TrainQuery | undefined {
+  const gold = new Set([...refs].filter((n) => n !== r.name));
+  if (!gold.size) return undefined;
+  return { name: r.name, file: r.file, split: isValidationFile(r.file) ? 'val' : 'train', text: statementState(r), gold };
+}
+
+const byStableHash = (a: { name: string }, b: { name: string }) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name);
+
+/** Statement queries from extracted records (`has`: the premises the index has); how many the holdout list removed. */
+export function recordQueries(records: Iterable<PremiseRecord>, holdout: Set<string>, has: (name: string) => boolean): { queries: TrainQuery[]; skippedHoldout: number } {
+  const queries: TrainQuery[] = [];
+  let skippedHoldout = 0;
+  for (const r of records) {
+    if (!isStatement(r)) continue;
+    if (holdout.has(r.name)) {
+      skippedHoldout++;
+      continue;
+    }
+    const q = statementQuery(r, r.refs.filter(has));
+    if (q) queries.push(q);
+  }
+  queries.sort(byStableHash);
+  return { queries, skippedHoldout };
+}
+
+/**
+ * The held-out statements of an index directory (from its `premises.bin`): the first `limit`
+ * validation-file queries, as `rerank-data --val-dojo` writes them from the
+ * records the index was built from.
+ */
+export function heldOutStatements(indexDir: string, holdout: Set<string>, limit = 2000): EvalQuery[] {
+  const table = PremiseTable.open(join(indexDir, 'premises.bin'));
+  try {
+    const queries: TrainQuery[] = [];
+    let id = 0;
+    for (const info of table.scan()) {
+      const i = id++;
+      if (!isStatement(info) || !isValidationFile(info.file) || holdout.has(info.name)) continue;
+      const q = statementQuery(info, Array.from(table.refs(i), (t) => table.name(t)));
+      if (q) queries.push(q);
+    }
+    queries.sort(byStableHash);
+    return queries.slice(0, limit).map((q) => ({ id: q.name, style: 'statement', text: q.text, gold: [...q.gold].map((n) => [n]), theorem: q.name }));
+  } finally {
+    table.close();
+  }
+}
