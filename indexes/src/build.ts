@@ -22,7 +22,8 @@ import { prepareOutDir } from './store/out-path.js';
 import { buildBeside } from './store/staging.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
-import { EXTERNAL_REFS_FILE, externalNames, externalRefs, writeExternalRefs } from './external-refs.js';
+import { EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExternalRefs } from './external-refs.js';
+import type { AliasTargets } from './extract/alias-types.js';
 import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
 
 export type { OnProgress, Progress } from './progress.js';
@@ -60,6 +61,7 @@ export async function extractCorpus(
   discover: DiscoverOptions = {},
   external: Iterable<string> = [],
   parallel: ParallelOptions = {},
+  externalStatement?: AliasTargets,
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
   const { files, warnings, skipped } = discoverSources(inputs, discover);
@@ -78,7 +80,7 @@ export async function extractCorpus(
   }, parallel);
   prof.lap('read+extract');
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
-  const records = resolveRefs(decls, external);
+  const records = resolveRefs(decls, external, externalStatement);
   prof.lap('resolve');
   const duplicates = decls.length - records.length;
   decls.length = 0;
@@ -146,8 +148,14 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   rememberIdentifiers(CORPUS_IDENTIFIERS);
   const prof = phaseTimer('build');
-  const external = externalNames(opts.resolveAgainst ?? []);
-  const corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external);
+  const against = openExternal(opts.resolveAgainst ?? []);
+  const external = against.names;
+  let corpus: Corpus;
+  try {
+    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external, {}, against.statementOf);
+  } finally {
+    against.close();
+  }
   memtrace('extracted');
   prof.lap('extract+resolve');
   await opts.enrich?.(corpus.records, corpus.own);

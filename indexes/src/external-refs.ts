@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AliasTargets } from './extract/alias-types.js';
 import type { PremiseRecord } from './extract/record.js';
 import { PremiseTable } from './store/premises.js';
 
@@ -21,14 +22,26 @@ export interface ExternalRefs {
   targets: number[];
 }
 
-/** Every premise name of the given index directories. */
-export function externalNames(dirs: string[]): Set<string> {
-  const out = new Set<string>();
-  for (const dir of dirs) {
-    const table = PremiseTable.open(join(dir, 'premises.bin'));
-    for (let i = 0; i < table.size; i++) out.add(table.name(i));
-  }
-  return out;
+/** The indexes a build resolves against: every premise name, and a premise's statement by name (an alias's target, ./extract/alias-types.ts). */
+export interface ExternalIndexes {
+  names: Set<string>;
+  statementOf: AliasTargets;
+  close(): void;
+}
+
+/** Opens the given index directories' premise tables (records read on demand) until `close`. */
+export function openExternal(dirs: string[]): ExternalIndexes {
+  const tables = dirs.map((dir) => PremiseTable.open(join(dir, 'premises.bin')));
+  const names = new Set<string>();
+  for (const table of tables) for (let i = 0; i < table.size; i++) names.add(table.name(i));
+  const statementOf: AliasTargets = (name) => {
+    for (const table of tables) {
+      const id = table.id(name);
+      if (id !== undefined) return table.get(id);
+    }
+    return undefined;
+  };
+  return { names, statementOf, close: () => tables.forEach((t) => t.close()) };
 }
 
 /** The references of `records` (in index order) to `external` names they do not declare themselves; undefined when none. */

@@ -5,7 +5,9 @@ import { extractBatch } from '../../indexes/src/extract/file.js';
 import { formalTerms } from '../../indexes/src/extract/formal-terms.js';
 import { resolveRefs } from '../../indexes/src/extract/resolve.js';
 import type { PremiseRecord } from '../../indexes/src/extract/record.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { buildIndex } from '../../indexes/src/build.js';
+import { PremiseTable } from '../../indexes/src/store/premises.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,5 +60,22 @@ describe('alias records', () => {
     const made = Array.from(run.table.ids.subarray(run.start, run.end), (id) => run.table.terms[id]);
     expect(made).toEqual(formalTerms(mulAdd));
     expect(made).toContain('*');
+  });
+
+  it('take a target from an index the build resolves against (Lean core built as its own entry)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'alias-external-'));
+    const core = join(dir, 'core');
+    const lib = join(dir, 'lib');
+    mkdirSync(core);
+    mkdirSync(lib);
+    writeFileSync(join(core, 'Prelude.lean'), 'theorem congrArg (f : α → β) (h : a₁ = a₂) : f a₁ = f a₂ := sorry\n');
+    writeFileSync(join(lib, 'Logic.lean'), 'alias congr_arg := congrArg\nalias congr_nowhere := nowhere\n');
+    await buildIndex({ sources: [core], out: join(dir, 'core-idx') });
+    await buildIndex({ sources: [lib], out: join(dir, 'lib-idx'), resolveAgainst: [join(dir, 'core-idx')] });
+    const table = PremiseTable.open(join(dir, 'lib-idx', 'premises.bin'));
+    const info = (name: string) => table.get(table.id(name)!);
+    expect(info('congr_arg')).toMatchObject({ args: ['(f : α → β)', '(h : a₁ = a₂)'], goal: 'f a₁ = f a₂', statement: 'alias congr_arg := congrArg' });
+    expect(info('congr_nowhere').goal).toBe('');
+    table.close();
   });
 });

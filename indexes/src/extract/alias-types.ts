@@ -4,8 +4,10 @@
  * no binders and no conclusion, so nothing but its name could be searched or
  * matched. Once every name is resolved, an alias takes its target's kind,
  * binders and conclusion, and `alias ⟨mp, mpr⟩ := h` the two directions of h's
- * `↔` (`A → B`, `B → A`). Its statement stays as written. Targets outside the set
- * (another index, Lean core for Mathlib) leave the alias as it is.
+ * `↔` (`A → B`, `B → A`). Its statement stays as written. A target in an index
+ * the build resolves against (Lean core's `congrArg` for Mathlib's `congr_arg`,
+ * built as an entry of its own) is read from there; one found nowhere leaves the
+ * alias as it is.
  */
 import { ownTermRun } from './formal-terms.js';
 import type { ExtractedDecl, PremiseRecord } from './record.js';
@@ -15,15 +17,18 @@ const MAX_HOPS = 8;
 const OPEN = new Set(['(', '[', '{', '⟨', '⦃']);
 const CLOSE = new Set([')', ']', '}', '⟩', '⦄']);
 
+/** What an alias takes from its target: found by full name in the indexes a build resolves against. */
+export type AliasTargets = (name: string) => Pick<PremiseRecord, 'kind' | 'args' | 'goal'> | undefined;
+
 const isAlias = (r: PremiseRecord) => r.origin !== undefined && !r.goal && r.statement.startsWith('alias ');
 
 /** Completes the alias records of `records` in place (and their formal terms, when the build made them). */
-export function inheritAliasTypes(records: PremiseRecord[]): void {
+export function inheritAliasTypes(records: PremiseRecord[], external?: AliasTargets): void {
   const byName = new Map<string, PremiseRecord>();
   for (const r of records) byName.set(r.name, r);
   for (const r of records) {
     if (!isAlias(r)) continue;
-    const target = follow(r, byName);
+    const target = follow(r, byName, external);
     if (!target) continue;
     const goal = aliasGoal(r, target.goal);
     if (goal === undefined) continue;
@@ -35,14 +40,19 @@ export function inheritAliasTypes(records: PremiseRecord[]): void {
   }
 }
 
-/** The first declaration with a conclusion along the alias chain (simple aliases only in between). */
-function follow(r: PremiseRecord, byName: Map<string, PremiseRecord>): PremiseRecord | undefined {
-  let t = byName.get(r.origin!);
+/** The first declaration with a conclusion along the alias chain (simple aliases only in between), here or in `external`. */
+function follow(r: PremiseRecord, byName: Map<string, PremiseRecord>, external?: AliasTargets): Pick<PremiseRecord, 'kind' | 'args' | 'goal'> | undefined {
+  let name = r.origin!;
+  let t = byName.get(name);
   for (let hops = 0; t && isAlias(t) && hops < MAX_HOPS; hops++) {
     if (directionOf(t) !== undefined) return undefined;
-    t = byName.get(t.origin!);
+    name = t.origin!;
+    t = byName.get(name);
   }
-  return t && t !== r && t.goal ? t : undefined;
+  if (t) return t !== r && t.goal ? t : undefined;
+  // an external index's aliases were completed when it was built
+  const x = external?.(name);
+  return x?.goal ? x : undefined;
 }
 
 /** 0 for `mp`, 1 for `mpr` in `alias ⟨mp, mpr⟩ := h`; undefined for a plain alias. */

@@ -6,7 +6,7 @@
  * declaration wins over a generated one of the same name), strips `scope`, and
  * gives aliases their target's statement (./alias-types.ts).
  */
-import { inheritAliasTypes } from './alias-types.js';
+import { inheritAliasTypes, type AliasTargets } from './alias-types.js';
 import type { ExtractedDecl, PremiseRecord } from './record.js';
 
 type Scope = ExtractedDecl['scope'];
@@ -132,8 +132,9 @@ function isExportAlias(d: ExtractedDecl): boolean {
 /**
  * `external`: names declared elsewhere (another index, e.g. the dependencies of
  * a workspace) that references may resolve to; they stay in `refs` and get no record.
+ * `externalStatement`: their statements, for aliases of them.
  */
-export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> = []): PremiseRecord[] {
+export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> = [], externalStatement?: AliasTargets): PremiseRecord[] {
   const all = dedupe(decls);
   const resolver = new NameResolver([...all.map((d) => d.name), ...external]);
   // name → export target (null when the target is not in the set)
@@ -162,6 +163,6 @@ export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> =
     if (origin !== undefined && !resolver.has(origin)) origin = resolver.resolve(origin, d.scope) ?? origin;
     out[i] = strip(d, refs, origin);
   }
-  inheritAliasTypes(out);
+  inheritAliasTypes(out, externalStatement);
   return out;
 }
