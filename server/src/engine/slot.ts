@@ -100,29 +100,17 @@ function groupEnd(ts: Tok[], i: number): number {
   return ts.length;
 }
 
-/** Top-level (depth 0) positions of a token. */
-function topLevel(ts: Tok[], want: (t: Tok) => boolean): number[] {
+/** Top-level (depth 0) positions of a token, scanning from `from`; the scan stops once `most` are found. */
+function topLevel(ts: Tok[], want: (t: Tok) => boolean, from = 0, most = Infinity): number[] {
   const out: number[] = [];
   let depth = 0;
-  for (let i = 0; i < ts.length; i++) {
+  for (let i = from; i < ts.length && out.length < most; i++) {
     const t = ts[i]!;
     if (OPEN[t]) depth++;
     else if (CLOSE.has(t)) depth--;
     else if (depth === 0 && want(t)) out.push(i);
   }
   return out;
-}
-
-/** The first top-level (depth 0) position of a token at or after `from`, or -1. */
-function firstTopLevel(ts: Tok[], from: number, want: (t: Tok) => boolean): number {
-  let depth = 0;
-  for (let i = from; i < ts.length; i++) {
-    const t = ts[i]!;
-    if (OPEN[t]) depth++;
-    else if (CLOSE.has(t)) depth--;
-    else if (depth === 0 && want(t)) return i;
-  }
-  return -1;
 }
 
 /**
@@ -135,16 +123,16 @@ function conclusion(ts: Tok[]): { concl: Tok[]; bound: string[]; hyps: number } 
   let at = 0;
   for (;;) {
     if (ts[at] === '∀' || ts[at] === '⋀') {
-      const comma = firstTopLevel(ts, at, (t) => t === ',' || t === '.');
-      if (comma < 0) break;
+      const comma = topLevel(ts, (t) => t === ',' || t === '.', at, 1)[0];
+      if (comma === undefined) break;
       for (let i = at + 1; i < comma; i++) if (/^[\p{L}_]/u.test(ts[i]!)) bound.push(ts[i]!);
       at = comma + 1;
       continue;
     }
-    const arrows = topLevel(ts.slice(at), (t) => t === '→' || t === '⟹' || t === '->');
+    const arrows = topLevel(ts, (t) => t === '→' || t === '⟹' || t === '->', at);
     if (!arrows.length) break;
     hyps += arrows.length;
-    at += arrows[arrows.length - 1]! + 1;
+    at = arrows[arrows.length - 1]! + 1;
   }
   return { concl: at ? ts.slice(at) : ts, bound, hyps };
 }
@@ -297,7 +285,7 @@ function fitOne(slot: SlotKind, goal: Goal, p: { kind: string; concl: Tok[]; hyp
   const { concl, hyps, vars } = p;
   if (isRewriting(slot)) {
     if (DEFINITIONS.has(p.kind)) return -0.5;
-    const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->')[0];
+    const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->', 0, 1)[0];
     if (eq === undefined) {
       // simp also uses `p` as `p = True`
       return slot === 'simp' && matches(strip(concl), goal, vars) ? 0.5 : 0;
