@@ -7,7 +7,8 @@ the informal side), not a formal benchmark: the prose is in the index too.
     python3 models/train/afp_prose.py /work/corpus/afp/thys --out /tmp/afp/prose.json
     node dist/cli.js eval --index /tmp/afp/idx --dataset mathlibqr /tmp/afp/prose.json
 
-Same held-out theories as afp_heldout.py (sha1(path) mod 20 == 0); a block
+Same held-out theories as `eval --dataset afp` (server/src/eval/isabelle-lemmas.ts:
+sha1(path inside thys/) mod 20 == 0); a block
 qualifies when a lemma/theorem/corollary/proposition follows it (one blank line
 at most) and it has at least 5 words; the first 20 words, antiquotations read as
 their text, are the query; the first --max by sha1(name). Derived data: keep it

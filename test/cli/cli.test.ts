@@ -124,6 +124,17 @@ describe('exit status and errors', () => {
     expect(r.out).toBe('');
   });
 
+  it('--dataset afp takes no file and needs held-out Isabelle lemmas in the index', () => {
+    const index = join(tmp, 'sparse');
+    let r = run(['eval', '--index', index, '--dataset', 'afp', 'lemmas.jsonl', '--mode', 'bm25']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--dataset afp takes no file/);
+    // the sample's one theory is not among the held-out ones
+    r = run(['eval', '--index', index, '--dataset', 'afp', '--mode', 'bm25']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`premise-lsp: ${index}: no held-out Isabelle lemmas in this index\n`);
+  });
+
   it('exits 1 naming the file when the index is corrupt', () => {
     const index = join(tmp, 'corrupt');
     expect(run(['index', SAMPLE, '--out', index, '--no-dense']).code).toBe(0);

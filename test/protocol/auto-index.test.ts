@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CORE_THEOREM, DEP_THEOREM, fakeToolchain, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
 import { DEFERRED_INFORMAL_FILE } from '../../indexes/src/deferred-informal.js';
 import { readIndexDir } from '../../indexes/src/store/index-dir.js';
+import { PremiseTable } from '../../indexes/src/store/premises.js';
 import { Editor, requireBuild, searchNames, SERVE, stderrSays, type Msg } from './harness.js';
 
 const editors: Editor[] = [];
@@ -113,10 +114,12 @@ describe('automatic index of a Lake project', () => {
     const f = lakeFixture();
     const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
     const tc = fakeToolchain(f.root, 'leanprover/lean4:v4.21.0-rc3');
+    // a dependency's alias of a core theorem
+    f.write('.lake/packages/deplib/DepLib/Alias.lean', 'namespace DepLib\n\nalias snorp_le := Nat.blip_le_blop\n\nend DepLib\n');
     const first = start(cache, [], { ELAN_HOME: tc.elanHome });
     const { titles, loaded } = await initializeOn(first, f.root);
     expect(titles).toContain('premise-lsp: indexing the Lean toolchain library');
-    expect(loaded.params.value.message).toBe('5 premises'); // Init's two, Std's one, the dependency's, the workspace's (not Lean's)
+    expect(loaded.params.value.message).toBe('6 premises'); // Init's two, Std's one, the dependency's two, the workspace's (not Lean's)
     expect(await searchNames(first, 'blips below blops')).toContain(CORE_THEOREM);
     expect(await searchNames(first, 'grumble nil')).toContain('Std.grumble_nil');
     expect(await searchNames(first, 'elab internal thing')).not.toContain('Lean.elab_internal_thing');
@@ -132,6 +135,15 @@ describe('automatic index of a Lake project', () => {
     await first.shutdown();
     const core = readdirSync(cache).filter((n) => n.startsWith('lean-v4.21.0-rc3-toolchain-'));
     expect(core).toHaveLength(1);
+    // the dependencies were built against the toolchain's index: the alias states what its target states
+    const deps = readdirSync(cache).find((n) => n.startsWith('proj-dependencies-'))!;
+    const table = PremiseTable.open(join(cache, deps, 'premises.bin'));
+    try {
+      const alias = [...table.scan()].find((p) => p.name === 'DepLib.snorp_le');
+      expect(alias).toMatchObject({ kind: 'theorem', args: ['(n : Nat)'], goal: 'n ≤ n + 1' });
+    } finally {
+      table.close();
+    }
 
     // another project on the same toolchain reuses the entry
     const g = lakeFixture();

@@ -70,6 +70,15 @@ describe('slotFit', () => {
     expect(slotFit('rw', "((comap f) μ) t + ".repeat(12_000) + '1', comap)).toBeGreaterThanOrEqual(0);
   });
 
+  it("reads a relation applied as a function, as Lean core's Prelude writes it, as the infix the goal shows", () => {
+    expect(slotFit('rw', 'x + 0 ≤ 1', rec('Nat.add_zero', ['(n : Nat)'], 'Eq (n + 0) n'))).toBe(1);
+    expect(slotFit('rw', 'x + 0 ≤ 1', rec('explicit', ['(n : Nat)'], '@Eq Nat (n + 0) n'))).toBe(1);
+    expect(slotFit('rw', 'x + 0 ≤ 1', rec('reversed', ['(n : Nat)'], 'Eq n (n + 0)'))).toBe(0.6); // its right side
+    expect(slotFit('rw', '¬¬p', rec('not_not', ['{a : Prop}'], 'Iff (¬¬a) a'))).toBe(1);
+    // the same head with more or fewer arguments is left alone
+    expect(slotFit('rw', 'x + 0 ≤ 1', rec('partial', ['(n : Nat)'], 'Eq (n + 0)'))).toBe(0);
+  });
+
   it('matches a huge goal in bounded work: unclosed brackets, one endless application', () => {
     // a pattern starting with a variable is tried at every position; each try once scanned
     // to the end of an unclosed group and copied the whole application (a search took seconds)

@@ -2,7 +2,9 @@
  * `npm run bench`: builds a Mathlib-sized index and measures build time and peak
  * memory, load time, resident memory, query latency per mode on the real
  * miniF2F/ProofNet goals, batch throughput, and retrieval quality on the
- * evaluation sets, all against BM25 measured in the same run. Writes
+ * evaluation sets, all against BM25 measured in the same run; with an AFP
+ * checkout (`--afp DIR`), the same for an Isabelle index of it on its held-out
+ * lemmas. Writes
  * bench/report.json and bench/report.md. Each measurement that needs a clean
  * process (peak memory, load time) runs in a child process.
  */
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     config: { type: 'string' },
     mathlib: { type: 'string' },
     batteries: { type: 'string' },
+    afp: { type: 'string' },
     shared: { type: 'string' },
     index: { type: 'string' },
     rebuild: { type: 'boolean' },
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
   const root = packageRoot();
   const mathlib = resolve(values.mathlib ?? process.env.PREMISE_BENCH_MATHLIB ?? join(root, '..', 'corpus', 'mathlib4'));
   const batteries = resolve(values.batteries ?? process.env.PREMISE_BENCH_BATTERIES ?? join(root, '..', 'corpus', 'batteries'));
+  const afp = resolve(values.afp ?? process.env.PREMISE_BENCH_AFP ?? join(root, '..', 'corpus', 'afp'));
   const shared = resolve(values.shared ?? join(root, '..', 'shared'));
   if (!existsSync(mathlib)) {
     process.stderr.write(
@@ -95,6 +99,14 @@ async function main(): Promise<void> {
   report.query = child('query', cfg);
   process.stderr.write('bench: retrieval quality…\n');
   report.quality = child('quality', cfg);
+  if (existsSync(afp)) {
+    // Isabelle: an index of the AFP, scored on its own held-out lemmas with the same modes
+    const afpCfg: BenchConfig = { ...cfg, sources: [afp], indexDir: resolve(join(root, 'bench', 'work', 'afp-index')) };
+    process.stderr.write('bench: building the AFP index…\n');
+    const build = child('build', afpCfg);
+    process.stderr.write('bench: AFP retrieval quality…\n');
+    report.afp = { corpus: afp, build, ...child('afp', afpCfg) };
+  } else process.stderr.write(`bench: no AFP checkout at ${afp} (--afp DIR or PREMISE_BENCH_AFP): the Isabelle set is skipped\n`);
   process.stderr.write('bench: completion overhead…\n');
   report.completion = child('completion', cfg);
   process.stderr.write('bench: automatic index of a Mathlib project…\n');

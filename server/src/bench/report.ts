@@ -8,6 +8,10 @@ export function renderMarkdown(r: Record<string, any>): string {
   const b = r.build;
   L.push('## Index build', '', `| files | declarations | skipped files | warnings | seconds | peak RSS MB | dense |`, '|---|---|---|---|---|---|---|');
   L.push(`| ${b.files} | ${b.declarations} | ${b.skippedFiles} | ${b.warnings} | ${b.seconds}${b.reused ? ' (reused)' : ''} | ${b.peakRssMb} | ${b.dense ? `${b.dense.dim}-d` : 'none'} |`, '');
+  if (r.afp) {
+    const a = r.afp.build;
+    L.push(`AFP (${r.afp.corpus}): | ${a.files} | ${a.declarations} | ${a.skippedFiles} | ${a.warnings} | ${a.seconds}${a.reused ? ' (reused)' : ''} | ${a.peakRssMb} | ${a.dense ? `${a.dense.dim}-d` : 'none'} |`, '');
+  }
   L.push('Targets: build ≤ 600 s; ≥ 150,000 declarations.', '');
   const q = r.query;
   L.push('## Load and memory', '', `| load ms | RSS after load MB | RSS after queries MB | peak RSS MB |`, '|---|---|---|---|');
@@ -32,7 +36,7 @@ export function renderMarkdown(r: Record<string, any>): string {
     '| dataset | mode | gold resolved | R@1 | R@5 | R@10 | R@100 | nDCG@10 | MRR | R@10 ÷ bm25-plain | R@10 ÷ bm25 |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   );
-  const evals = (r.quality?.evals ?? []) as EvalReport[];
+  const evals = [...(r.quality?.evals ?? []), ...(r.afp?.evals ?? [])] as EvalReport[];
   const ratio = (e: EvalReport, base: string) => {
     if (e.slot) return '–';
     const b = evals.find((x) => x.dataset === e.dataset && x.mode === base && !x.slot);
@@ -56,6 +60,17 @@ export function renderMarkdown(r: Record<string, any>): string {
     };
     for (const st of Object.keys(qon.byStyle)) L.push(`| ${st} | ${qon.byStyle[st]!.queries} | ${cell(qb, st)} | ${cell(qoff, st)} | ${cell(qon, st)} |`);
     L.push(`| all | ${qon.scoredQueries} | ${cell(qb)} | ${cell(qoff)} | ${cell(qon)} |`, '', 'Targets: all nDCG@10 ≥ 0.50; natural R@10 ≥ 0.65; every style ≥ BM25 and above the informal-off hybrid.', '');
+  }
+  // the AFP lemmas by half: the Isabelle weights were chosen on dev
+  const afp = evals.filter((e) => e.dataset === 'afp');
+  if (afp.length) {
+    const half = (e: EvalReport, h: string) => {
+      const m = e.byStyle[h]?.metrics;
+      return m ? `${m['R@10'].toFixed(3)} / ${m['nDCG@10'].toFixed(3)}` : '–';
+    };
+    L.push('### AFP held-out lemmas by half (R@10 / nDCG@10)', '', '| mode | dev | test |', '|---|---|---|');
+    for (const e of afp) L.push(`| ${e.mode}${e.rerank ? '+rerank' : ''} | ${half(e, 'dev')} | ${half(e, 'test')} |`);
+    L.push('', 'Targets: hybrid R@10 ≥ 0.60 and ≥ 1.5× bm25-plain; ≥ 1.5× SInE and MePo on LeanDojo and held-out statements.', '');
   }
   if (r.completion) {
     L.push('## Completion overhead (language server)', '');

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { buildIndex } from '../../../indexes/src/build.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
 import { openEngine } from '../engine/open.js';
-import type { Mode } from '../engine/types.js';
+import type { Mode, OpenedEngine } from '../engine/types.js';
 import { loadDataset, type DatasetName } from '../eval/datasets.js';
 import { runEval, type EvalMode } from '../eval/run.js';
+import { heldOutLemmas } from '../eval/isabelle-lemmas.js';
 import { heldOutStatements, readHoldoutList } from '../eval/statements.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
@@ -119,12 +120,17 @@ const EVAL_FILES: [DatasetName | 'heldout', string][] = [
   ['heldout', 'holdout_theorems.txt'],
 ];
 
-async function quality(cfg: BenchConfig) {
-  const engine = await openEngine(cfg.indexDir);
-  // SInE and MePo (Lean core's and Sledgehammer's selectors) over the same index's symbols, beside BM25
+/** Every mode scored on every set: BM25 (whole query and goal-weighted), SInE and MePo (Lean core's and Sledgehammer's selectors, over the same index's symbols), dense, hybrid, reranked. */
+function evalModes(engine: OpenedEngine): [EvalMode, boolean][] {
   const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false], ['sine', false], ['mepo', false]];
   if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
   if (engine.hasReranker) modes.push(['hybrid', true]);
+  return modes;
+}
+
+async function quality(cfg: BenchConfig) {
+  const engine = await openEngine(cfg.indexDir);
+  const modes = evalModes(engine);
   const slotMode: EvalMode = engine.hasDense ? 'hybrid' : 'bm25';
   const out = [];
   for (const [name, rel] of EVAL_FILES) {
@@ -138,6 +144,15 @@ async function quality(cfg: BenchConfig) {
     if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, { slot: use }));
   }
   return { evals: out };
+}
+
+/** The AFP index on its own held-out lemmas (eval/isabelle-lemmas.ts). */
+async function afp(cfg: BenchConfig) {
+  const engine = await openEngine(cfg.indexDir);
+  const qs = heldOutLemmas(cfg.indexDir);
+  const evals = [];
+  for (const [mode, rerank] of evalModes(engine)) evals.push(await runEval(engine, 'afp', qs, mode, { rerank }));
+  return { evals };
 }
 
 async function completion(cfg: BenchConfig) {
@@ -161,6 +176,8 @@ export async function runWorker(stage: string, cfg: BenchConfig): Promise<unknow
       return query(cfg);
     case 'quality':
       return quality(cfg);
+    case 'afp':
+      return afp(cfg);
     case 'completion':
       return completion(cfg);
     default:

@@ -6,7 +6,7 @@ commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
   query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
@@ -82,7 +82,7 @@ ${LLM} (default: 30000)
 example:
   premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
 `,
-  eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> <file> [options]
+  eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
 
 Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
 
@@ -90,7 +90,10 @@ Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
   -d, --dataset NAME   mathlibqr, mathlibmpr, leandojo or heldout (required); heldout: the
                        index's own held-out statements (theorems of the files whose stable
                        hash is 0 mod 20, 2,000 of them, → the premises their proofs use),
-                       the file being the holdout list of names never to query
+                       the file being the holdout list of names never to query; afp
+                       (no file): an Isabelle index's own held-out lemmas (500 lemmas of
+                       the theories whose SHA-1 is 0 mod 20 → the facts their proofs
+                       name), scored by half (dev, test)
 ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine, mepo or bm25-plain (BM25 over the whole query)')}
   --slot-steps         LeanDojo: only the steps whose tactic has a slot (rw, simp, exact, apply…)
   --slot-from-tactic   the same steps, with their tactic given to the engine
@@ -105,6 +108,7 @@ ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine
 example:
   premise-lsp eval --index /tmp/idx --dataset leandojo ../shared/data/leandojo.jsonl
   premise-lsp eval --index /tmp/idx --dataset heldout ../shared/data/holdout_theorems.txt
+  premise-lsp eval --index /tmp/afp-idx --dataset afp
 `,
   extract: `usage: premise-lsp extract <source>... [--out records.jsonl]
 

@@ -272,11 +272,27 @@ function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): numb
     const m = /^([^:]*?)\s:\s/.exec(h);
     if (m) for (const n of m[1]!.split(/\s+/)) if (n) vars.add(n);
   }
-  const { concl, bound, hyps } = conclusion(tokens(p.goal || p.statement));
+  const { concl: written, bound, hyps } = conclusion(tokens(p.goal || p.statement));
+  const concl = infixRelation(written);
   for (const b of bound) vars.add(b);
   for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
   const premise = { kind: p.kind, concl, hyps, vars };
   return kinds.length ? Math.max(...kinds.map((k) => fitOne(k, goal, premise))) : 0;
+}
+
+/**
+ * A relation applied as a function, as Lean core's Prelude writes it (`Eq (f a₁) (f a₂)`,
+ * `@Eq α a b`, `Iff a b`), → the infix the printer shows (`f a₁ = f a₂`); other conclusions unchanged.
+ */
+function infixRelation(ts: Tok[]): Tok[] {
+  const explicit = ts[0] === '@';
+  const head = ts[explicit ? 1 : 0];
+  if (head !== 'Eq' && head !== 'Iff') return ts;
+  let at = explicit ? 2 : 1;
+  if (explicit && head === 'Eq') at = groupEnd(ts, at); // the type argument
+  const mid = groupEnd(ts, at);
+  if (at >= ts.length || mid >= ts.length || groupEnd(ts, mid) !== ts.length) return ts;
+  return [...ts.slice(at, mid), head === 'Eq' ? '=' : '↔', ...ts.slice(mid)];
 }
 
 const isRewriting = (slot: SlotKind) => slot === 'rw' || slot === 'simp';
