@@ -79,6 +79,16 @@ describe('slotFit', () => {
     expect(slotFit('rw', 'x + 0 ≤ 1', rec('partial', ['(n : Nat)'], 'Eq (n + 0)'))).toBe(0);
   });
 
+  it('reads a premise the table shares once, and the reading stays as read whatever goals it is fitted to', () => {
+    const shared = { ...p('Real.sqrt_mul'), args: [...p('Real.sqrt_mul').args] };
+    Object.freeze(shared.args);
+    Object.freeze(shared);
+    const goals = ['√(a * b) = √a * √b', '√c * √d ≤ 1', 'x ≤ y', '√((a + 1) * b) = 0'];
+    const fresh = goals.flatMap((g) => UNKNOWN_SLOT.map((k) => slotFit(k, g, { ...p('Real.sqrt_mul') })));
+    for (let round = 0; round < 2; round++) expect(goals.flatMap((g) => UNKNOWN_SLOT.map((k) => slotFit(k, g, shared)))).toEqual(fresh);
+    expect(fresh.slice(0, 2)).toEqual([1, 1]); // as rw and as apply
+  });
+
   it('matches a huge goal in bounded work: unclosed brackets, one endless application', () => {
     // a pattern starting with a variable is tried at every position; each try once scanned
     // to the end of an unclosed group and copied the whole application (a search took seconds)

@@ -51,6 +51,19 @@ describe('index directory', () => {
     expect(top[0]!.score).toBeCloseTo(1, 2);
   });
 
+  it('keeps the records last read, shared and frozen, and reads every one again once they are gone', async () => {
+    const { premises } = readIndexDir(await build('recent'));
+    const id = premises.id('le_trans')!;
+    const first = premises.get(id);
+    expect(premises.get(id)).toBe(first);
+    expect(() => ((first as { goal: string }).goal = 'x')).toThrow(TypeError);
+    expect(() => (first.args as string[]).push('x')).toThrow(TypeError);
+    // read everything many times over: the kept ones are bounded, the records unchanged
+    const all = Array.from({ length: premises.size }, (_, i) => premises.get(i));
+    for (let k = 0; k < 5000 / premises.size; k++) for (let i = 0; i < premises.size; i++) expect(premises.get(i)).toEqual(all[i]);
+    expect(premises.get(id).goal).toBe('a ≤ c');
+  });
+
   it('names the file when one is truncated', async () => {
     const dir = await build('trunc');
     truncateSync(join(dir, 'sparse.bin'), 100);

@@ -1,9 +1,11 @@
 /**
  * The metadata sidecar: one JSON object per premise, stored back to back with an
- * offset table, left on disk and read only when a premise is actually shown.
+ * offset table, left on disk and read only when a premise is actually shown (the
+ * last few thousand read are kept parsed).
  * Names live in a sorted string table, so finding a premise by name costs a
  * binary search and loading costs nothing.
  */
+import { LRUCache } from 'lru-cache';
 import type { Lang } from '../extract/record.js';
 import { checkGraph, type ProofGraph } from '../graph.js';
 import type { PremiseInfo } from '../premise-info.js';
@@ -49,12 +51,16 @@ export function encodePremises(infos: PremiseInfo[], graph: ProofGraph): Record<
 export const LANGS: readonly Lang[] = ['lean', 'isabelle'];
 
 /** The sidecar as loaded: names, use counts and the proof graph in memory, records read from disk on demand. */
+/** Records kept parsed (a few MB): more than the premises a session's searches keep coming back to. */
+const RECENT_RECORDS = 4096;
+
 export class PremiseTable {
   readonly uses: Uint32Array;
   private readonly langs: Buffer;
   private readonly graph: ProofGraph;
   private readonly names: StringTable;
   private readonly offsets: Uint32Array;
+  private readonly recent = new LRUCache<number, PremiseInfo>({ max: RECENT_RECORDS });
 
   constructor(private readonly c: Container) {
     this.names = new StringTable({ blob: c.u8('namesBlob'), offsets: c.u32('namesOffsets'), order: c.u32('namesOrder') });
@@ -116,8 +122,19 @@ export class PremiseTable {
     this.c.close();
   }
 
+  /**
+   * A premise's record. The most recently read are kept (a search reads its 50
+   * best candidates, and the same library premises come up again and again), so the
+   * record is shared: frozen, never to be modified by the caller.
+   */
   get(id: number): PremiseInfo {
-    return this.parse(id, this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8'));
+    let info = this.recent.get(id);
+    if (!info) {
+      info = this.parse(id, this.c.range('meta', this.offsets[id]!, this.offsets[id + 1]!).toString('utf8'));
+      Object.freeze(info.args);
+      this.recent.set(id, Object.freeze(info));
+    }
+    return info;
   }
 
   private parse(id: number, raw: string): PremiseInfo {

@@ -263,9 +263,20 @@ interface Goal {
 }
 const END = '⊣';
 
-function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): number {
-  budget = MATCH_BUDGET;
-  if (!goal.toks.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
+/** What the matcher reads of a premise, whatever the goal: its conclusion's tokens, how many hypotheses, its variables. */
+interface Reading {
+  kind: string;
+  concl: Tok[];
+  hyps: number;
+  vars: Set<string>;
+}
+
+/** Readings of the records the premise table keeps (the same object while kept; see PremiseTable.get). */
+const readings = new WeakMap<FitPremise, Reading>();
+
+function read(p: FitPremise): Reading {
+  let r = readings.get(p);
+  if (r) return r;
   const vars = new Set<string>();
   for (const a of p.args) {
     const h = binderToHyp(a);
@@ -276,7 +287,15 @@ function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): numb
   const concl = infixRelation(written);
   for (const b of bound) vars.add(b);
   for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
-  const premise = { kind: p.kind, concl, hyps, vars };
+  r = { kind: p.kind, concl, hyps, vars };
+  if (Object.isFrozen(p)) readings.set(p, r);
+  return r;
+}
+
+function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): number {
+  budget = MATCH_BUDGET;
+  if (!goal.toks.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
+  const premise = read(p);
   return kinds.length ? Math.max(...kinds.map((k) => fitOne(k, goal, premise))) : 0;
 }
 
@@ -297,7 +316,7 @@ function infixRelation(ts: Tok[]): Tok[] {
 
 const isRewriting = (slot: SlotKind) => slot === 'rw' || slot === 'simp';
 
-function fitOne(slot: SlotKind, goal: Goal, p: { kind: string; concl: Tok[]; hyps: number; vars: Set<string> }): number {
+function fitOne(slot: SlotKind, goal: Goal, p: Reading): number {
   const { concl, hyps, vars } = p;
   if (isRewriting(slot)) {
     if (DEFINITIONS.has(p.kind)) return -0.5;
