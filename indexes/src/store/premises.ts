@@ -1,7 +1,7 @@
 /**
  * The metadata sidecar: one JSON object per premise, stored back to back with an
  * offset table, left on disk and read only when a premise is actually shown (the
- * last few thousand read are kept parsed).
+ * 1,024 read last are kept parsed).
  * Names live in a sorted string table, so finding a premise by name costs a
  * binary search and loading costs nothing.
  */

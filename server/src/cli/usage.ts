@@ -87,7 +87,7 @@ example:
 Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
 
   -i, --index DIR      the index directory (required)
-  -d, --dataset NAME   mathlibqr, mathlibmpr, leandojo or heldout (required); heldout: the
+  -d, --dataset NAME   mathlibqr, mathlibmpr, leandojo, heldout or afp (required); heldout: the
                        index's own held-out statements (theorems of the files whose stable
                        hash is 0 mod 20, 2,000 of them, → the premises their proofs use),
                        the file being the holdout list of names never to query; afp

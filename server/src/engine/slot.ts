@@ -274,7 +274,7 @@ interface Reading {
 /** Readings of the records the premise table keeps (the same object while kept; see PremiseTable.get). */
 const readings = new WeakMap<FitPremise, Reading>();
 
-function read(p: FitPremise): Reading {
+function readPremise(p: FitPremise): Reading {
   let r = readings.get(p);
   if (r) return r;
   const vars = new Set<string>();
@@ -295,7 +295,7 @@ function read(p: FitPremise): Reading {
 function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): number {
   budget = MATCH_BUDGET;
   if (!goal.toks.length) return kinds.some((k) => isRewriting(k)) && DEFINITIONS.has(p.kind) ? -0.5 : 0;
-  const premise = read(p);
+  const premise = readPremise(p);
   return kinds.length ? Math.max(...kinds.map((k) => fitOne(k, goal, premise))) : 0;
 }
 
