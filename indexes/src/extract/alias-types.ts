@@ -20,7 +20,11 @@ const CLOSE = new Set([')', ']', '}', '⟩', '⦄']);
 /** What an alias takes from its target: found by full name in the indexes a build resolves against. */
 export type AliasTargets = (name: string) => Pick<PremiseRecord, 'kind' | 'args' | 'goal'> | undefined;
 
-const isAlias = (r: PremiseRecord) => r.origin !== undefined && !r.goal && r.statement.startsWith('alias ');
+/** Whether a record is an `alias` (completed or not): its statement is the alias command as written. */
+export const isAliasRecord = (r: Pick<PremiseRecord, 'statement'>) => r.statement.startsWith('alias ');
+
+/** An alias still without its target's statement. */
+const isAlias = (r: PremiseRecord) => r.origin !== undefined && !r.goal && isAliasRecord(r);
 
 /** Completes the alias records of `records` in place (and their formal terms, when the build made them). */
 export function inheritAliasTypes(records: PremiseRecord[], external?: AliasTargets): void {

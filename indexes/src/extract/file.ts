@@ -49,7 +49,6 @@ export function extractBatch(files: SourceFile[]): FileResult[] {
   return results;
 }
 
-
 /** Never throws: a file that cannot be read is a skipped file with a warning. */
 export function extractFile(f: SourceFile): FileResult {
   try {

@@ -735,7 +735,7 @@ export class Engine implements PremiseSearch {
   indexedModules(): readonly string[] {
     if (!this.modules) {
       const set = new Set<string>();
-      for (const s of this.base) for (let id = 0; id < s.table.size; id++) set.add(s.table.get(id).module);
+      for (const s of this.base) for (const p of s.table.scan()) set.add(p.module);
       this.modules = [...set].sort();
     }
     return this.modules;

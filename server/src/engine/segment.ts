@@ -20,6 +20,8 @@ export interface PremiseSource {
   name(id: number): string;
   lang(id: number): Lang;
   get(id: number): PremiseInfo;
+  /** Every premise in id order, for readers of the whole table (read in blocks, past the records `get` keeps). */
+  scan(): Iterable<PremiseInfo>;
   /**
    * What the premise's proof references: ids in this segment (resolved at build
    * time), or names (references into other segments: the overlay's, and a base
@@ -107,6 +109,7 @@ export class Segment {
       name: (id) => t.name(id),
       lang: (id) => t.lang(id),
       get: (id) => t.get(id),
+      scan: () => t.scan(),
       refs: (id) => {
         const x = external.get(id);
         return x ? [...Array.from(t.refs(id)), ...x] : t.refs(id);
@@ -128,6 +131,7 @@ export class Segment {
       name: (id) => infos[id]!.name,
       lang: (id) => infos[id]!.lang,
       get: (id) => infos[id]!,
+      scan: () => infos,
       refs: (id) => refs?.[id] ?? [],
     };
     const { sparse, informal } = buildSparseFields(infos);

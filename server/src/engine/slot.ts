@@ -263,10 +263,15 @@ interface Goal {
 }
 const END = '⊣';
 
-/** What the matcher reads of a premise, whatever the goal: its conclusion's tokens, how many hypotheses, its variables. */
+/**
+ * What the matcher reads of a premise, whatever the goal: its conclusion's tokens
+ * without outer parentheses, the two sides of its top-level `=`/`↔` (when it has
+ * one), how many hypotheses, its variables.
+ */
 interface Reading {
   kind: string;
   concl: Tok[];
+  sides?: { lhs: Tok[]; rhs: Tok[] };
   hyps: number;
   vars: Set<string>;
 }
@@ -287,7 +292,9 @@ function readPremise(p: FitPremise): Reading {
   const concl = infixRelation(written);
   for (const b of bound) vars.add(b);
   for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
-  r = { kind: p.kind, concl, hyps, vars };
+  const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->', 0, 1)[0];
+  const sides = eq === undefined ? undefined : { lhs: strip(concl.slice(0, eq)), rhs: strip(concl.slice(eq + 1)) };
+  r = { kind: p.kind, concl: strip(concl), sides, hyps, vars };
   if (Object.isFrozen(p)) readings.set(p, r);
   return r;
 }
@@ -317,22 +324,19 @@ function infixRelation(ts: Tok[]): Tok[] {
 const isRewriting = (slot: SlotKind) => slot === 'rw' || slot === 'simp';
 
 function fitOne(slot: SlotKind, goal: Goal, p: Reading): number {
-  const { concl, hyps, vars } = p;
+  const { concl, sides, hyps, vars } = p;
   if (isRewriting(slot)) {
     if (DEFINITIONS.has(p.kind)) return -0.5;
-    const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->', 0, 1)[0];
-    if (eq === undefined) {
+    if (!sides) {
       // simp also uses `p` as `p = True`
-      return slot === 'simp' && matches(strip(concl), goal, vars) ? 0.5 : 0;
+      return slot === 'simp' && matches(concl, goal, vars) ? 0.5 : 0;
     }
-    const lhs = strip(concl.slice(0, eq));
-    const rhs = strip(concl.slice(eq + 1));
+    const { lhs, rhs } = sides;
     if (matches(lhs, goal, vars)) return 1;
     if (matches(rhs, goal, vars)) return slot === 'rw' ? 0.6 : 0.3;
     return 0.4 * Math.max(overlap(lhs, goal, vars), 0.5 * overlap(rhs, goal, vars));
   }
-  const c = strip(concl);
-  if (matches(c, goal, vars, true)) return slot === 'exact' && hyps > 0 ? 0.8 : 1;
-  if (slot === 'using') return 0.3 * overlap(c, goal, vars);
-  return 0.4 * overlap(c, goal, vars);
+  if (matches(concl, goal, vars, true)) return slot === 'exact' && hyps > 0 ? 0.8 : 1;
+  if (slot === 'using') return 0.3 * overlap(concl, goal, vars);
+  return 0.4 * overlap(concl, goal, vars);
 }

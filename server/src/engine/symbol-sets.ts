@@ -12,7 +12,8 @@ import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 
 interface SymbolSource {
   readonly size: number;
-  get(id: number): { args: string[]; goal: string; statement: string };
+  /** Every premise in id order. */
+  scan(): Iterable<{ args: readonly string[]; goal: string; statement: string }>;
 }
 
 /** Brackets, separators and markers that are never symbols. */
@@ -70,14 +71,14 @@ export class SymbolSets {
     const n = table.size;
     this.docStart = new Uint32Array(n + 1);
     const flat: number[] = [];
-    for (let d = 0; d < n; d++) {
-      const p = table.get(d);
+    let d = 0;
+    for (const p of table.scan()) {
       for (const s of statementSymbols(p.args.map(binderToHyp), p.goal || p.statement)) {
         let id = this.idOf.get(s);
         if (id === undefined) this.idOf.set(s, (id = this.idOf.size));
         flat.push(id);
       }
-      this.docStart[d + 1] = flat.length;
+      this.docStart[++d] = flat.length;
     }
     this.docTerms = Uint32Array.from(flat);
     this.occ = new Uint32Array(this.idOf.size);

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAliasRecord } from '../../../indexes/src/extract/alias-types.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { PremiseTable } from '../../../indexes/src/store/premises.js';
@@ -57,7 +58,7 @@ export interface TrainQuery {
 type Statement = Pick<PremiseRecord, 'name' | 'kind' | 'lang' | 'file' | 'statement' | 'args' | 'goal'>;
 
 /** Whether a declaration can be a statement query at all (before the holdout list and its gold). */
-const isStatement = (r: Statement) => r.lang === 'lean' && STATEMENT_KINDS.has(r.kind) && !!r.goal.trim() && !r.statement.startsWith('alias ');
+const isStatement = (r: Statement) => r.lang === 'lean' && STATEMENT_KINDS.has(r.kind) && !!r.goal.trim() && !isAliasRecord(r);
 
 /** The query a declaration makes with `refs` (its proof's references the index has), or undefined without any. */
 function statementQuery(r: Statement, refs: Iterable<string>): TrainQuery | undefined {
