@@ -33,6 +33,8 @@ export interface Corpus {
   /** Files read (not counting the skipped ones). */
   files: number;
   skippedFiles: number;
+  /** Links not followed, their target outside the source root walked (each also a warning). */
+  linksSkipped: number;
   duplicates: number;
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
@@ -64,8 +66,9 @@ export async function extractCorpus(
   externalStatement?: AliasTargets,
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
-  const { files, warnings, skipped } = discoverSources(inputs, discover);
+  const { files, warnings, skipped, links = [] } = discoverSources(inputs, discover);
   for (const w of skipped) warnings.push(w); // not push(...skipped): a tree can hold more entries than a call takes arguments
+  for (const w of links) warnings.push(w);
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
@@ -92,7 +95,7 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms };
 }
 
 export interface BuildOptions {
@@ -103,6 +106,8 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /** Follow links whose target leaves the source root being walked (default false; see extract/walk.ts). */
+  followLinks?: boolean;
   /**
    * Index directories whose premises this corpus's proofs may reference (a
    * workspace's dependencies): such references are kept in `external-refs.json`.
@@ -127,6 +132,8 @@ export interface BuildSummary {
   files: number;
   declarations: number;
   skipped: number;
+  /** Links not followed (their target leaves the source root walked); also among `warnings`. */
+  linksSkipped: number;
   warnings: string[];
   seconds: number;
 }
@@ -152,7 +159,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const external = against.names;
   let corpus: Corpus;
   try {
-    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external, {}, against.statementOf);
+    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages, followLinks: opts.followLinks }, external, {}, against.statementOf);
   } finally {
     against.close();
   }
@@ -217,6 +224,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
     files: corpus.files,
     declarations: n,
     skipped: corpus.skippedFiles + corpus.warnings.length,
+    linksSkipped: corpus.linksSkipped,
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
@@ -280,7 +288,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
     : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
-  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
+  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, linksSkipped: 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }
 
 function emptyFields(dir: string) {
