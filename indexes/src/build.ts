@@ -20,6 +20,7 @@ import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { buildBeside } from './store/staging.js';
+import { dataDir } from './store/data-dir.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExternalRefs } from './external-refs.js';
@@ -263,7 +264,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   rememberIdentifiers(CORPUS_IDENTIFIERS);
   const m = readManifest(opts.from);
-  const table = PremiseTable.open(join(opts.from, 'premises.bin'));
+  const table = PremiseTable.open(join(dataDir(opts.from), 'premises.bin'));
   const n = table.size;
   const dim = opts.encoder.dim;
   // the informal field when the sparse-only build left it for this step
@@ -283,7 +284,8 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
-  if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
+  const refs = join(dataDir(opts.from), EXTERNAL_REFS_FILE);
+  if (existsSync(refs)) copyFileSync(refs, join(opts.out, EXTERNAL_REFS_FILE));
   const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
