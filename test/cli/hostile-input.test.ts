@@ -41,6 +41,22 @@ describe('extract on hostile trees', () => {
     expect(r.err).toContain('1 links leaving their source not followed (--follow-links)');
   });
 
+  it('--follow-links follows a link out of the source', { timeout: 90_000 }, () => {
+    const outside = join(tmp, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'Far.lean'), LEMMA.replaceAll('deep_one', 'far_one'));
+    const dir = join(tmp, 'near');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'One.lean'), LEMMA);
+    symlinkSync(outside, join(dir, 'far'));
+    const names = (r: ReturnType<typeof run>) => r.out.trim().split('\n').map((l) => JSON.parse(l).name).sort();
+    expect(names(run(['extract', dir]))).toEqual(['Deep.deep_one']);
+    const r = run(['extract', '--follow-links', dir]);
+    expect(r.code).toBe(0);
+    expect(names(r)).toEqual(['Deep.deep_one', 'Deep.far_one']);
+    expect(r.err).not.toContain('not followed');
+  });
+
   it('a 2,000-level directory chain is walked well inside the guard', { timeout: 90_000 }, () => {
     const dir = join(tmp, 'deep');
     const chain = Array.from({ length: 2000 }, () => 'd').join('/');

@@ -3,7 +3,6 @@
  * judged against the source root being walked (an input, or one package of its
  * `.lake/packages`, itself possibly a link), on real trees in temp dirs.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -87,15 +86,7 @@ describe('links judged against the source root being walked', () => {
     write('elsewhere/pkg/lakefile.lean', 'package pkg\n');
     expect(lakeRootsUnder(join(base, 'src'))).toEqual([]);
   });
-
-  it('a link to / is not walked', () => {
-    const { base, write } = tree();
-    write('src/One.lean', LEMMA('One'));
-    symlinkSync('/', join(base, 'src/everything'));
-    const d = discoverSources([join(base, 'src')]);
-    expect(relsOf(d)).toEqual(['One.lean']);
-    expect(d.links).toHaveLength(1);
-  });
+  // a link to / and a 2,000-level chain: test/cli/hostile-input.test.ts, in a process bounded by a hang guard
 });
 
 describe('.lake/packages and its packages may be links (each package is a root of its own)', () => {
@@ -133,21 +124,5 @@ describe('.lake/packages and its packages may be links (each package is a root o
     const paths = new SourcePaths([join(base, 'proj')]);
     expect(paths.resolve('Dep/Basic.lean')).toBe(join(base, 'proj/.lake/packages/dep/Dep/Basic.lean'));
     expect(paths.resolve('../secret/Secret.lean')).toBeUndefined();
-  });
-});
-
-describe('a deep directory chain', () => {
-  it('2,000 levels are walked without resolving every directory from the root', { timeout: 60_000 }, () => {
-    const { base, write } = tree();
-    const chain = Array.from({ length: 2000 }, () => 'd').join('/');
-    write(`${chain}/Deep.lean`, LEMMA('Deep'));
-    try {
-      const d = discoverSources([base]);
-      expect(d.files.map((f) => f.module)).toEqual([`${chain.split('/').join('.')}.Deep`]);
-      expect(d.warnings).toEqual([]);
-      expect(lakeRootsUnder(base)).toEqual([]);
-    } finally {
-      execFileSync('rm', ['-rf', base]); // Node's recursive rm overflows its stack on 2,000 levels
-    }
   });
 });
