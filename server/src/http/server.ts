@@ -1,7 +1,10 @@
 /**
- * node:http transport for the LeanHammer-compatible API: bounded bodies (413),
- * bounded concurrent work (a queue, then 503 with Retry-After), JSON, errors that
- * never stop the server. A refused request's body is read and discarded before
+ * node:http transport for the LeanHammer-compatible API: bounded bodies (413; all
+ * bodies held at once bounded too), read before a request takes a work place and
+ * timed from its arrival (408), bounded concurrent work (a queue, then 503 with
+ * Retry-After), explicit connection timeouts and cap, a stop that closes held
+ * connections after a grace, JSON, errors that never stop the server and never
+ * carry its detail to a caller. A refused request's body is read and discarded before
  * the answer, so a client still sending gets its 413 or 503, not a connection
  * reset (closing a socket with unread input resets it).
  */
