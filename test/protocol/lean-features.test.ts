@@ -6,6 +6,7 @@
  * insert-premise code actions, hover, and the search/insert commands.
  */
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile, type Msg } from './harness.js';
 
@@ -230,6 +231,28 @@ describe('live index of edited documents', () => {
     await until(e, 'helper_near', (n) => n.includes('helper_near'));
     const r = await search(e, { uri, position: posOf(text, 'simp'), k: 20 });
     expect(r.result.results[0].name).toBe('helper_near');
+  });
+
+  it("forgets a never-saved buffer's lemmas when it is closed", async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Unsaved.lean'); // no such file on disk
+    e.open(uri, 'namespace Unsaved\n\ntheorem unsaved_mul_six (n : Nat) : n * 6 = 6 * n := by omega\n\nend Unsaved\n');
+    await until(e, 'unsaved_mul_six', (n) => n.includes('Unsaved.unsaved_mul_six'));
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    await until(e, 'unsaved_mul_six', (n) => !n.includes('Unsaved.unsaved_mul_six'));
+  });
+
+  it('falls back to what the file on disk declares when its document is closed', async () => {
+    const { e } = await start({ liveIndex: true });
+    const path = tempFile('Saved.lean');
+    const onDisk = 'namespace Saved\n\ntheorem disk_mul_five (n : Nat) : n * 5 = 5 * n := by omega\n\nend Saved\n';
+    writeFileSync(path, onDisk);
+    const uri = pathToFileURL(path).href;
+    // the buffer renamed the lemma and was never saved
+    e.open(uri, onDisk.replace('disk_mul_five', 'buffer_mul_five'));
+    await until(e, 'mul_five', (n) => n.includes('Saved.buffer_mul_five') && !n.includes('Saved.disk_mul_five'));
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    await until(e, 'mul_five', (n) => n.includes('Saved.disk_mul_five') && !n.includes('Saved.buffer_mul_five'));
   });
 
   it('can be turned off', async () => {

@@ -3,9 +3,12 @@
  * after an open or a change re-extracts the document's declarations, upserts
  * the new and changed ones and removes the ones it no longer declares. So a
  * lemma just written is offered at once, before any index rebuild, and a
- * renamed one is no longer offered under its old name. Runs on the server's
+ * renamed one is no longer offered under its old name. Closing a document
+ * falls back to its file on disk: what the file declares, nothing when there
+ * is no file (a never-saved buffer's lemmas are no longer offered). Runs on the server's
  * thread; extractors never throw, and a failure is logged, never fatal.
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { extractRecords } from '../../../indexes/src/extract/extract.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
@@ -59,6 +62,14 @@ export class LiveIndex {
     this.timers.set(uri, timer);
   }
 
+  /** A document was closed: its declarations become its file's on disk (none when there is no file). */
+  closed(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    // after any refresh already queued (which finds the document closed and does nothing)
+    this.queue = this.queue.then(() => this.fallBackToDisk(uri));
+  }
+
   /** Names the document declares below `line` (not yet in scope there, so never suggested) and above it (nearby). */
   around(uri: string, line: number): { after: string[]; before: string[] } {
     const all = [...(this.declared.get(uri) ?? [])];
@@ -79,6 +90,29 @@ export class LiveIndex {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+  }
+
+  private async fallBackToDisk(uri: string): Promise<void> {
+    const names = this.declared.get(uri);
+    this.declared.delete(uri);
+    const engine = this.ctx.engines.now();
+    // nothing of it in the overlay, or the overlay is a newer engine's, which never read it
+    if (!names || !engine || engine !== this.engine || this.ctx.docs.get(uri)) return;
+    try {
+      const path = fileURLToPath(uri);
+      const src = sourceOf(path);
+      const text = src ? await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e))) : '';
+      if (this.ctx.docs.get(uri)) return; // opened again meanwhile: its refresh has it
+      const records = src && text.length <= LIVE_INDEX_MAX_CHARS ? extractRecords(text, src) : [];
+      const onDisk = new Set(records.map((r) => r.name));
+      const gone = [...names.keys()].filter((n) => !onDisk.has(n));
+      if (gone.length) engine.remove(gone);
+      const changed = records.filter((r) => !same(r, engine.lookup(r.name)));
+      if (changed.length) await engine.upsert(changed);
+      this.ctx.log.info(`live index: ${uri} closed: ${gone.length} declarations removed, ${changed.length} read from disk`);
+    } catch (e) {
+      this.ctx.log.error(`live index: could not fall back to the file of ${uri}: ${(e as Error).message}`);
+    }
   }
 
   private async refresh(uri: string): Promise<void> {
