@@ -101,6 +101,9 @@ describe('a prover given up after a crash loop', () => {
     const def = await e.request('textDocument/definition', { textDocument: { uri }, position: at });
     expect(def.error?.code).toBe(-32803);
     expect(def.error?.message).toMatch(/not running.*giving up/);
+    const cmd = await e.request('workspace/executeCommand', { command: 'lean4.restartFile', arguments: [] });
+    expect(cmd.error?.code).toBe(-32803);
+    expect(cmd.error?.message).toMatch(/not running.*giving up/);
     expect(e.received.filter((m) => m.method === 'window/showMessage')).toHaveLength(1);
     expect(await e.shutdown()).toBe(0);
   });

@@ -55,6 +55,10 @@ export class Router implements HandlerContext, LifecycleHost {
     return !!this.session.link;
   }
 
+  get upstreamStopped(): boolean {
+    return this.link?.state.tag === 'stopped';
+  }
+
   get link(): UpstreamLink | undefined {
     return this.session.link;
   }
@@ -147,7 +151,7 @@ export class Router implements HandlerContext, LifecycleHost {
   /** Does the upstream take this request? (Unknown before its initialize reply: assume yes.) */
   upstreamTakes(method: string, params?: unknown): boolean {
     // a prover given up (or gone) takes nothing: premise requests are answered here, with premises alone
-    if (!this.link || this.link.state.tag === 'stopped') return false;
+    if (!this.link || this.upstreamStopped) return false;
     if (!this.session.upstreamCaps) return true;
     return upstreamAdvertises(method, this.session.upstreamCaps, this.session.flavor(), params);
   }
@@ -163,7 +167,7 @@ export class Router implements HandlerContext, LifecycleHost {
       return;
     }
     // a stopped link answers the request itself, with the reason it stopped (RequestFailed)
-    if (this.link.state.tag !== 'stopped' && !this.upstreamTakes(msg.method, msg.params)) {
+    if (!this.upstreamStopped && !this.upstreamTakes(msg.method, msg.params)) {
       this.editor.replyError(msg.id, ErrorCodes.MethodNotFound, `premise-lsp: the upstream server does not provide ${msg.method}`);
       return;
     }
