@@ -242,6 +242,18 @@ describe('live index of edited documents', () => {
     await until(e, 'unsaved_mul_six', (n) => !n.includes('Unsaved.unsaved_mul_six'));
   });
 
+  it('forgets what a document declared when it is closed and opened again at once with other text', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Reopened.lean'); // no such file on disk
+    const text = 'theorem first_mul_four (n : Nat) : n * 4 = 4 * n := by omega\n';
+    e.open(uri, text);
+    await until(e, 'mul_four', (n) => n.includes('first_mul_four'));
+    // in one go: the close is handled while the document is open again
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    e.open(uri, text.replace('first_mul_four', 'second_mul_four'), 'lean', 2);
+    await until(e, 'mul_four', (n) => n.includes('second_mul_four') && !n.includes('first_mul_four'));
+  });
+
   it('falls back to what the file on disk declares when its document is closed', async () => {
     const { e } = await start({ liveIndex: true });
     const path = tempFile('Saved.lean');

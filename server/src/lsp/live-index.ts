@@ -93,16 +93,21 @@ export class LiveIndex {
   }
 
   private async fallBackToDisk(uri: string): Promise<void> {
+    // opened again since: its own refresh takes it from what the overlay has
+    if (this.ctx.docs.get(uri)) return;
     const names = this.declared.get(uri);
-    this.declared.delete(uri);
     const engine = this.ctx.engines.now();
     // nothing of it in the overlay, or the overlay is a newer engine's, which never read it
-    if (!names || !engine || engine !== this.engine || this.ctx.docs.get(uri)) return;
+    if (!names || !engine || engine !== this.engine) {
+      this.declared.delete(uri);
+      return;
+    }
     try {
       const path = fileURLToPath(uri);
       const src = sourceOf(path);
       const text = src ? await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e))) : '';
-      if (this.ctx.docs.get(uri)) return; // opened again meanwhile: its refresh has it
+      if (this.ctx.docs.get(uri)) return;
+      this.declared.delete(uri);
       const records = src && text.length <= LIVE_INDEX_MAX_CHARS ? extractRecords(text, src) : [];
       const onDisk = new Set(records.map((r) => r.name));
       const gone = [...names.keys()].filter((n) => !onDisk.has(n));
