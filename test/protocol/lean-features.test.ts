@@ -242,6 +242,27 @@ describe('live index of edited documents', () => {
     await until(e, 'unsaved_mul_six', (n) => !n.includes('Unsaved.unsaved_mul_six'));
   });
 
+  it('gives an indexed premise back as the index has it when an unsaved buffer that redefined it is closed', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Shadow.lean'); // no such file on disk
+    e.open(uri, 'namespace Nat\n\ntheorem add_comm (x y : Nat) : x + y + 0 = y + x := sorry\n\nend Nat\n');
+    const statement = async () => {
+      const hits = (await search(e, { query: 'add comm commutative', k: 20 })).result.results as { name: string; statement: string }[];
+      return hits.find((h) => h.name === 'Nat.add_comm')?.statement;
+    };
+    const until = async (stage: string, want: (s: string | undefined) => boolean) => {
+      for (let i = 0; i < 50; i++) {
+        const st = await statement();
+        if (want(st)) return st;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${stage}: Nat.add_comm is ${await statement()}`);
+    };
+    await until('open', (st) => !!st?.includes('x + y + 0 = y + x'));
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    expect(await until('closed', (st) => st !== undefined && !st.includes('+ 0'))).toBe('theorem Nat.add_comm (n m : Nat) : n + m = m + n');
+  });
+
   it('forgets what a document declared when it is closed and opened again at once with other text', async () => {
     const { e } = await start({ liveIndex: true });
     const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Reopened.lean'); // no such file on disk

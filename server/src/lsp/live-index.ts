@@ -5,7 +5,9 @@
  * lemma just written is offered at once, before any index rebuild, and a
  * renamed one is no longer offered under its old name. Closing a document
  * falls back to its file on disk: what the file declares, nothing when there
- * is no file (a never-saved buffer's lemmas are no longer offered). Runs on the server's
+ * is no file (a never-saved buffer's lemmas are no longer offered); the
+ * overlay keeps only where the file differs from the loaded index, so it does
+ * not grow with every document opened. Runs on the server's
  * thread; extractors never throw, and a failure is logged, never fatal.
  */
 import { readFile } from 'node:fs/promises';
@@ -110,11 +112,15 @@ export class LiveIndex {
       this.declared.delete(uri);
       const records = src && text.length <= LIVE_INDEX_MAX_CHARS ? extractRecords(text, src) : [];
       const onDisk = new Set(records.map((r) => r.name));
-      const gone = [...names.keys()].filter((n) => !onDisk.has(n));
+      // the overlay drops what the document or its file declares: the loaded index's versions are found again…
+      await engine.restore([...new Set([...names.keys(), ...onDisk])]);
+      // …and only where the file on disk says otherwise does the overlay keep anything
+      // (the index's version of a name the document declared stays unless the index has it from this very file, which no longer declares it)
+      const gone = [...names.keys()].filter((n) => !onDisk.has(n) && src && engine.lookup(n)?.file === src.rel);
       if (gone.length) engine.remove(gone);
       const changed = records.filter((r) => !same(r, engine.lookup(r.name)));
       if (changed.length) await engine.upsert(changed);
-      this.ctx.log.info(`live index: ${uri} closed: ${gone.length} declarations removed, ${changed.length} read from disk`);
+      this.ctx.log.info(`live index: ${uri} closed: its declarations are the file's on disk (${changed.length} differ from the index, ${gone.length} removed)`);
     } catch (e) {
       this.ctx.log.error(`live index: could not fall back to the file of ${uri}: ${(e as Error).message}`);
     }
