@@ -114,6 +114,8 @@ export interface AutoIndex {
   roots: Record<string, string[]>;
   /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
   hybrid: boolean;
+  /** The entries that could not be built (each already logged), served without them or BM25-only. */
+  failures: string[];
 }
 
 /** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
@@ -165,12 +167,12 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
         rmSync(dirs[i]!, { recursive: true, force: true });
         dirs[i] = f.dir;
       } catch (e) {
-        fail(ctx, f, e); // the sparse-only entry keeps serving
+        failures.push(fail(ctx, f, e)); // the sparse-only entry keeps serving
         hybrid = false;
       }
     }
   }
-  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid };
+  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid, failures };
 }
 
 interface BuildContext {
