@@ -54,7 +54,9 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof UsageError) {
-      process.stderr.write(`premise-lsp: ${e.message}\n\n${USAGE}`);
+      // the command's own usage, not the list of every command
+      const cmd = process.argv[2];
+      process.stderr.write(`premise-lsp: ${e.message}\n\n${(cmd && COMMANDS[cmd] && COMMAND_USAGE[cmd]) || USAGE}`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`premise-lsp: ${(e as Error)?.message ?? String(e)}\n`);

@@ -1,7 +1,7 @@
 /** The options `query` and `eval` share for opening an index, and what they mean. */
 import { openEngine } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
-import { weightsOption } from './args.js';
+import { indexDirOption, weightsOption } from './args.js';
 
 export const ENGINE_FLAGS = {
   index: { type: 'string', short: 'i' },
@@ -34,10 +34,11 @@ export async function openFromFlags(
   values: EngineFlagValues,
   sparseOnly: boolean,
 ): Promise<{ engine: OpenedEngine; rerank: boolean }> {
-  const engine = await openEngine(index, {
+  const weights = weightsOption(values.weights); // a usage error before a missing index
+  const engine = await openEngine(indexDirOption(index), {
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
-    weights: weightsOption(values.weights),
+    weights,
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,
