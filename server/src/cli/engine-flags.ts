@@ -28,14 +28,24 @@ interface EngineFlagValues {
   fusion?: string;
 }
 
-/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
+/** A project's automatic index, as `autoIndexDirs` gives it: several directories, some perhaps without vectors. */
+export interface IndexDirs {
+  dirs: string[];
+  roots: Record<string, string[]>;
+  hybrid: boolean;
+}
+
+/** Opens the index (or a project's automatic index); `sparseOnly` skips the encoder when the mode needs none. */
 export async function openFromFlags(
-  index: string,
+  index: string | IndexDirs,
   values: EngineFlagValues,
   sparseOnly: boolean,
 ): Promise<{ engine: OpenedEngine; rerank: boolean }> {
   const weights = weightsOption(values.weights); // a usage error before a missing index
-  const engine = await openEngine(indexDirOption(index), {
+  const auto = typeof index === 'string' ? undefined : index;
+  if (auto && !auto.hybrid) sparseOnly = true;
+  const engine = await openEngine(auto ? auto.dirs : indexDirOption(index as string), {
+    ...(auto ? { sourceRoots: auto.roots } : {}),
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
     weights,
