@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,
   'fusion-data': async () => (await import('./cli/fusion-data-cmd.js')).fusionDataCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
+  doctor: async () => (await import('./cli/doctor-cmd.js')).doctorCommand,
+  cache: async () => (await import('./cli/cache-cmd.js')).cacheCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
