@@ -2,7 +2,7 @@
 import { openEngine } from '../engine/open.js';
 import { parseServeArgs, type ServeArgs } from '../lsp/args.js';
 import { runServe } from '../lsp/run.js';
-import { UsageError } from './args.js';
+import { indexDirOption, UsageError } from './args.js';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   let args: ServeArgs;
@@ -11,7 +11,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message); // exit 2 with the serve usage
   }
-  const code = await runServe(args, (dir, o) => openEngine(dir, { ...o, defaultMode: o?.sparseOnly ? 'hybrid' : undefined }));
+  // an index given by --index or the editor's `index` setting that is not there is named as missing, not corrupt
+  const code = await runServe(args, (dir, o) => openEngine(typeof dir === 'string' ? indexDirOption(dir) : dir, { ...o, defaultMode: o?.sparseOnly ? 'hybrid' : undefined }));
   // stdin and the prover's pipes may still hold the event loop open: the session is over
   process.exit(code);
 }
