@@ -156,6 +156,11 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   } finally {
     against.close();
   }
+  // an index of nothing is a mistake (a wrong path), not a result
+  if (!corpus.files) {
+    const skipped = corpus.skippedFiles ? ` (${corpus.skippedFiles} skipped: binary, over 4 MiB or not regular files)` : '';
+    throw new Error(`no .lean or .thy files in ${opts.sources.join(', ')}${skipped}: nothing to index, no index written`);
+  }
   memtrace('extracted');
   prof.lap('extract+resolve');
   await opts.enrich?.(corpus.records, corpus.own);

@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,
   'fusion-data': async () => (await import('./cli/fusion-data-cmd.js')).fusionDataCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
+  doctor: async () => (await import('./cli/doctor-cmd.js')).doctorCommand,
+  cache: async () => (await import('./cli/cache-cmd.js')).cacheCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -54,7 +56,9 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof UsageError) {
-      process.stderr.write(`premise-lsp: ${e.message}\n\n${USAGE}`);
+      // the command's own usage, not the list of every command
+      const cmd = process.argv[2];
+      process.stderr.write(`premise-lsp: ${e.message}\n\n${(cmd && COMMANDS[cmd] && COMMAND_USAGE[cmd]) || USAGE}`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`premise-lsp: ${(e as Error)?.message ?? String(e)}\n`);

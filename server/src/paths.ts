@@ -20,3 +20,6 @@ export function packageRoot(): string {
 export const defaultModelDir = () => join(packageRoot(), 'models', 'default');
 export const defaultTextTowerDir = () => join(packageRoot(), 'models', 'text-tower');
 export const defaultVocabFile = () => join(packageRoot(), 'models', 'vocab', 'en-lean.json');
+
+/** The installed package's version (package.json). */
+export const packageVersion = (): string => String(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version);

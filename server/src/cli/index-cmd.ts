@@ -2,7 +2,7 @@
  * `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages]
  *  [--resolve-against <index-dir>]... [--progress-fd N]`, or `premise-lsp index --dense-from <sparse-index> --out …`
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { addDense, buildIndex, type Progress } from '../../../indexes/src/build.js';
 import { MEMORY_SKIP } from '../../../indexes/src/extract/parallel.js';
@@ -16,6 +16,22 @@ import { LLM_INDEX_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { informalizeHook } from '../llm/index-hook.js';
 
 export async function indexCommand(argv: string[]): Promise<number> {
+  const made: { dir?: string } = {};
+  try {
+    return await indexInto(argv, made);
+  } catch (e) {
+    // a failed build leaves no empty output directory of its own making behind (never one that holds anything)
+    try {
+      if (made.dir) rmdirSync(made.dir);
+    } catch {
+      /* not empty: not ours to remove */
+    }
+    throw e;
+  }
+}
+
+/** The command; `made.dir` is set when it creates the output directory. */
+async function indexInto(argv: string[], made: { dir?: string }): Promise<number> {
   const { values, positionals } = parse(argv, {
     out: { type: 'string', short: 'o' },
     encoder: { type: 'string' },
@@ -38,6 +54,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     if (!existsSync(join(d, 'manifest.json'))) throw new UsageError(`not an index directory: ${d}`);
   }
   if (positionals.length) sourcesOption('index', positionals);
+  if (!existsSync(values.out)) made.dir = values.out;
   prepareOutDir(values.out);
   const llm = llmClientFromFlags(values, 60_000, 3, 10);
   if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');

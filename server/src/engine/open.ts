@@ -20,7 +20,8 @@ import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
 import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
-import { defaultTextTowerDir, defaultVocabFile } from '../paths.js';
+import { defaultModelDir, defaultTextTowerDir, defaultVocabFile } from '../paths.js';
+import { loadTextTower } from '../../../models/src/text-tower.js';
 import { LearnedFusion } from './learned-fusion.js';
 import type { OpenedEngine } from './types.js';
 
@@ -154,4 +155,44 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     sourceRoots: all.map((parts, i) => opts.sourceRoots?.[dirs[i]!] ?? manifestSources(parts.manifest.sources)),
   });
   return Object.assign(engine, { rerankByDefault: byDefault });
+}
+
+/** One shipped model loaded as a search loads it (`premise-lsp doctor`): what it is, where, and what failed. */
+export interface ModelCheck {
+  model: string;
+  dir: string;
+  detail?: string;
+  error?: string;
+}
+
+/** Loads each shipped model: the encoder (one query embedded), the English text tower, the reranker and the vocabulary. Never throws. */
+export async function checkShippedModels(): Promise<ModelCheck[]> {
+  const check = async (model: string, dir: string, load: () => Promise<string>): Promise<ModelCheck> => {
+    try {
+      return { model, dir, detail: await load() };
+    } catch (e) {
+      return { model, dir, error: (e as Error).message };
+    }
+  };
+  return [
+    await check('encoder', defaultModelDir(), async () => {
+      if (!existsSync(defaultModelDir())) throw new Error(`no encoder at ${defaultModelDir()}`);
+      const encoder = await loadEncoder(defaultModelDir(), { threads: 1 });
+      try {
+        const [v] = await encoder.embed(['a + b = b + a'], 'query');
+        if (!v || v.length !== encoder.dim || !v.every(Number.isFinite)) throw new Error('the encoder gave no usable vector');
+        return `${encoder.dim}-d`;
+      } finally {
+        await encoder.dispose();
+      }
+    }),
+    await check('text tower', defaultTextTowerDir(), async () => `${loadTextTower(defaultTextTowerDir()).dim}-d`),
+    await check('reranker', shippedRerankerDir() ?? 'models/reranker', async () => {
+      const dir = shippedRerankerDir();
+      if (!dir) throw new Error('no shipped reranker');
+      const r = await FeatureReranker.load(dir);
+      return r.byDefault ? 'on by default' : 'off by default';
+    }),
+    await check('vocabulary', defaultVocabFile(), async () => (loadVocabulary(defaultVocabFile()), 'loaded')),
+  ];
 }

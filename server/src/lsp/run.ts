@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs, type AutoIndexOptions } from '../indexing/auto-index.js';
-import { parseServeArgs, type ServeArgs } from './args.js';
+import type { ServeArgs } from './args.js';
 import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
@@ -110,15 +110,8 @@ export function autoIndexRoot(leanRoot: string | undefined, workspaceRoot: strin
   return workspaceRoot && isLakeProject(workspaceRoot) ? workspaceRoot : undefined;
 }
 
-/** Run a session on stdio. Resolves with the process exit code (0 after shutdown+exit). */
-export async function runServe(argv: string[], openIndex: IndexOpener): Promise<number> {
-  let args: ServeArgs;
-  try {
-    args = parseServeArgs(argv);
-  } catch (e) {
-    process.stderr.write(`premise-lsp serve: ${(e as Error).message}\n`);
-    return 2;
-  }
+/** Run a session on stdio (`args` from parseServeArgs). Resolves with the process exit code (0 after shutdown+exit). */
+export async function runServe(args: ServeArgs, openIndex: IndexOpener): Promise<number> {
   let code = 0;
   await serve({
     upstreamSpec: args.upstream,
