@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
+let version: string | undefined;
 
 export function packageRoot(): string {
   if (root) return root;
@@ -20,3 +21,9 @@ export function packageRoot(): string {
 export const defaultModelDir = () => join(packageRoot(), 'models', 'default');
 export const defaultTextTowerDir = () => join(packageRoot(), 'models', 'text-tower');
 export const defaultVocabFile = () => join(packageRoot(), 'models', 'vocab', 'en-lean.json');
+
+/** The installed package's version, read from its package.json when first asked. */
+export function packageVersion(): string {
+  version ??= String(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version);
+  return version;
+}

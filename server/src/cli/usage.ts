@@ -17,6 +17,7 @@ commands:
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
 
+premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
 
