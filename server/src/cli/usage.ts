@@ -19,6 +19,7 @@ commands:
   cache list [--json] | cache clean [--all] [--dry-run]
   bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
 
+premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
 
