@@ -6,7 +6,7 @@ import { loadEncoder } from '../../../models/src/encoder.js';
 import { openEngine } from '../engine/open.js';
 import type { Mode, OpenedEngine } from '../engine/types.js';
 import { loadDataset, type DatasetName } from '../eval/datasets.js';
-import { runEval, type EvalMode } from '../eval/run.js';
+import { evalModes, runEval, type EvalMode } from '../eval/run.js';
 import { heldOutLemmas } from '../eval/isabelle-lemmas.js';
 import { heldOutStatements, readHoldoutList } from '../eval/statements.js';
 import { defaultModelDir } from '../paths.js';
@@ -119,14 +119,6 @@ const EVAL_FILES: [DatasetName | 'heldout', string][] = [
   ['leandojo', 'leandojo/dev_steps.jsonl'],
   ['heldout', 'holdout_theorems.txt'],
 ];
-
-/** Every mode scored on every set: BM25 (whole query and goal-weighted), SInE and MePo (Lean core's and Sledgehammer's selectors, over the same index's symbols), dense, hybrid, reranked. */
-function evalModes(engine: OpenedEngine): [EvalMode, boolean][] {
-  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false], ['sine', false], ['mepo', false]];
-  if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
-  if (engine.hasReranker) modes.push(['hybrid', true]);
-  return modes;
-}
 
 async function quality(cfg: BenchConfig) {
   const engine = await openEngine(cfg.indexDir);

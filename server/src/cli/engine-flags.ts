@@ -1,10 +1,18 @@
-/** The options `query` and `eval` share for opening an index, and what they mean. */
+/**
+ * The options `query` and `eval` share for opening an index, and what they mean:
+ * `--index DIR`, or `--project DIR`, the automatic index of a Lake project, with
+ * exactly the entries the language server uses for it (indexing/auto-index.ts:
+ * reused from the cache, or built there first).
+ */
 import { openEngine } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
-import { weightsOption } from './args.js';
+import { autoIndexDirs, type AutoIndex } from '../indexing/auto-index.js';
+import { Logger } from '../lsp/log.js';
+import { UsageError, weightsOption } from './args.js';
 
 export const ENGINE_FLAGS = {
   index: { type: 'string', short: 'i' },
+  project: { type: 'string' },
   mode: { type: 'string' },
   rerank: { type: 'boolean' },
   'no-rerank': { type: 'boolean' },
@@ -28,13 +36,15 @@ interface EngineFlagValues {
   fusion?: string;
 }
 
-/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
+/** Opens the index; `sparseOnly` skips the encoder when the mode needs none; `sourceRoots` as the server gives them for an automatic index. */
 export async function openFromFlags(
-  index: string,
+  index: string | string[],
   values: EngineFlagValues,
   sparseOnly: boolean,
+  sourceRoots?: AutoIndex['roots'],
 ): Promise<{ engine: OpenedEngine; rerank: boolean }> {
   const engine = await openEngine(index, {
+    ...(sourceRoots ? { sourceRoots } : {}),
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
     weights: weightsOption(values.weights),
@@ -45,4 +55,25 @@ export async function openFromFlags(
   });
   const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
   return { engine, rerank };
+}
+
+/** What `--index` or `--project` opened: the engine, and for a project its automatic index (directories, entry kinds). */
+export interface OpenedTarget {
+  engine: OpenedEngine;
+  rerank: boolean;
+  project?: AutoIndex;
+}
+
+/**
+ * Opens `--index DIR` or `--project DIR` (exactly one). A project's automatic
+ * index is the server's (`autoIndexDirs`, the same cache, `$PREMISE_LSP_CACHE`):
+ * cached entries are reused, missing ones built first (progress on stderr).
+ */
+export async function openTarget(command: string, values: EngineFlagValues & { index?: string; project?: string }, sparseOnly: boolean): Promise<OpenedTarget> {
+  if (values.index && values.project) throw new UsageError(`${command} takes --index or --project, not both`);
+  if (values.index) return openFromFlags(values.index, values, sparseOnly);
+  if (!values.project) throw new UsageError(`${command} needs --index <index-dir> or --project <Lake project dir>`);
+  const project = await autoIndexDirs({ root: values.project, log: new Logger(process.stderr), ...(values.encoder ? { encoderDir: values.encoder } : {}) });
+  const opened = await openFromFlags(project.dirs, values, sparseOnly || !project.hybrid, project.roots);
+  return { ...opened, project };
 }

@@ -114,6 +114,8 @@ export interface AutoIndex {
   roots: Record<string, string[]>;
   /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
   hybrid: boolean;
+  /** Each directory's entry kind (`workspace`: the project's own sources; the others are what it builds on). */
+  kinds: Record<string, CacheEntry['kind']>;
 }
 
 /** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
@@ -152,6 +154,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
   }
   if (!dirs.some((d) => d)) throw new Error(failures.join('; '));
   const rootsNow = () => Object.fromEntries(dirs.flatMap((d, i) => (d ? [[d, entryRoots(full[i]!)]] : [])));
+  const kindsNow = () => Object.fromEntries(dirs.flatMap((d, i) => (d ? [[d, full[i]!.kind]] : [])));
 
   // step 2: the dense side of every sparse-only entry
   const pending = full.flatMap((f, i) => (dirs[i] && dirs[i] !== f.dir ? [i] : []));
@@ -170,7 +173,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
       }
     }
   }
-  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid };
+  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid, kinds: kindsNow() };
 }
 
 interface BuildContext {
