@@ -6,7 +6,7 @@
  * dependency's premises and the workspace's own.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,28 @@ describe('eval --project', () => {
     const hits = JSON.parse(r.out) as { name: string; path?: string }[];
     expect(hits.map((h) => h.name)).toContain(DEP_THEOREM);
     expect(hits.find((h) => h.name === DEP_THEOREM)!.path).toBe(join(f.depDir, 'DepLib', 'Basic.lean'));
+  });
+
+  it('npm run bench --only project: every mode on the project, by half, gold by part, in JSON and Markdown', () => {
+    const out = mkdtempSync(join(tmpdir(), 'premise-bench-'));
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bench.js'), '--only', 'project', '--project', f.root, '--out', out], {
+      encoding: 'utf8',
+      cwd: ROOT,
+      env: { ...process.env, PREMISE_LSP_CACHE: cache, ELAN_HOME: join(cache, 'no-elan') },
+    });
+    expect(r.status).toBe(0);
+    const rep = JSON.parse(readFileSync(join(out, 'report-projects.json'), 'utf8'));
+    const evals = rep.projects[0].evals as { dataset: string; mode: string; scratch?: boolean; scoredQueries: number; byGold: Record<string, unknown> }[];
+    expect(new Set(evals.map((e) => e.dataset))).toEqual(new Set(['dev', 'test']));
+    const inPlace = evals.filter((e) => !e.scratch);
+    expect(new Set(inPlace.map((e) => e.mode))).toEqual(new Set(['bm25-plain', 'bm25', 'sine', 'mepo', 'dense', 'hybrid']));
+    expect(evals.filter((e) => e.scratch).map((e) => e.mode)).toContain('hybrid');
+    // the halves split the three queries
+    expect(inPlace.filter((e) => e.mode === 'bm25').reduce((n, e) => n + e.scoredQueries, 0)).toBe(3);
+    const md = readFileSync(join(out, 'report-projects.md'), 'utf8');
+    expect(md).toContain('## Downstream projects');
+    expect(md).toMatch(/\| (dev|test) \| hybrid \| dependency \|/);
+    expect(md).toContain('R@16 | R@32');
   });
 
   it('usage errors', () => {

@@ -4,9 +4,9 @@
  * exactly the entries the language server uses for it (indexing/auto-index.ts:
  * reused from the cache, or built there first).
  */
-import { openEngine } from '../engine/open.js';
+import { openEngine, type OpenOptions } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
-import { autoIndexDirs, type AutoIndex } from '../indexing/auto-index.js';
+import { openProject, type OpenedProject } from '../indexing/project-engine.js';
 import { Logger } from '../lsp/log.js';
 import { UsageError, weightsOption } from './args.js';
 
@@ -36,15 +36,9 @@ interface EngineFlagValues {
   fusion?: string;
 }
 
-/** Opens the index; `sparseOnly` skips the encoder when the mode needs none; `sourceRoots` as the server gives them for an automatic index. */
-export async function openFromFlags(
-  index: string | string[],
-  values: EngineFlagValues,
-  sparseOnly: boolean,
-  sourceRoots?: AutoIndex['roots'],
-): Promise<{ engine: OpenedEngine; rerank: boolean }> {
-  const engine = await openEngine(index, {
-    ...(sourceRoots ? { sourceRoots } : {}),
+/** The engine options the flags give (`sparseOnly`: the mode needs no encoder). */
+function openOptions(values: EngineFlagValues, sparseOnly: boolean): OpenOptions {
+  return {
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
     weights: weightsOption(values.weights),
@@ -52,16 +46,22 @@ export async function openFromFlags(
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,
     sparseOnly: sparseOnly && !values.rerank,
-  });
-  const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
-  return { engine, rerank };
+  };
 }
 
-/** What `--index` or `--project` opened: the engine, and for a project its automatic index (directories, entry kinds). */
+const rerankOf = (values: EngineFlagValues, engine: OpenedEngine) => (values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault));
+
+/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
+export async function openFromFlags(index: string, values: EngineFlagValues, sparseOnly: boolean): Promise<{ engine: OpenedEngine; rerank: boolean }> {
+  const engine = await openEngine(index, openOptions(values, sparseOnly));
+  return { engine, rerank: rerankOf(values, engine) };
+}
+
+/** What `--index` or `--project` opened: the engine, and for a project its automatic index (directories, entry kinds, the workspace entry). */
 export interface OpenedTarget {
   engine: OpenedEngine;
   rerank: boolean;
-  project?: AutoIndex;
+  project?: OpenedProject;
 }
 
 /**
@@ -73,7 +73,6 @@ export async function openTarget(command: string, values: EngineFlagValues & { i
   if (values.index && values.project) throw new UsageError(`${command} takes --index or --project, not both`);
   if (values.index) return openFromFlags(values.index, values, sparseOnly);
   if (!values.project) throw new UsageError(`${command} needs --index <index-dir> or --project <Lake project dir>`);
-  const project = await autoIndexDirs({ root: values.project, log: new Logger(process.stderr), ...(values.encoder ? { encoderDir: values.encoder } : {}) });
-  const opened = await openFromFlags(project.dirs, values, sparseOnly || !project.hybrid, project.roots);
-  return { ...opened, project };
+  const project = await openProject(values.project, new Logger(process.stderr), { encoderDir: values.encoder, open: openOptions(values, sparseOnly) });
+  return { engine: project.engine, rerank: rerankOf(values, project.engine), project };
 }

@@ -8,19 +8,12 @@
  *  (eval/statements.ts `projectStatements`), gold also scored by part (dependency, workspace);
  *  --mode all: every mode on the same engine (bm25-plain, bm25, sine, mepo, dense, hybrid, hybrid + rerank). */
 import { existsSync } from 'node:fs';
-import { DATASETS, loadDataset, type EvalQuery } from '../eval/datasets.js';
+import { DATASETS, loadDataset } from '../eval/datasets.js';
 import { evalModes, formatEval, runEval, type EvalMode, type EvalOptions, type EvalReport } from '../eval/run.js';
 import { heldOutLemmas } from '../eval/isabelle-lemmas.js';
-import { heldOutStatements, projectStatements, readHoldoutList } from '../eval/statements.js';
+import { heldOutStatements, projectQueries, readHoldoutList } from '../eval/statements.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
-import { ENGINE_FLAGS, openTarget, type OpenedTarget } from './engine-flags.js';
-
-/** The workspace theorems of an opened project (its automatic index's workspace entry). */
-export function projectQueries(target: OpenedTarget, opts: { limit?: number; half?: 'dev' | 'test' }): EvalQuery[] {
-  const ws = Object.entries(target.project?.kinds ?? {}).find(([, k]) => k === 'workspace')?.[0];
-  if (!ws) throw new Error('the project has no Lean sources of its own: nothing to evaluate');
-  return projectStatements(ws, (n) => !!target.engine.lookup(n), opts);
-}
+import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
 
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -56,7 +49,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   try {
     const name = values.project ? 'project' : dataset!;
     const queries =
-      values.project ? projectQueries(target, { limit, half })
+      values.project ? projectQueries(target.project!, { limit, half })
       : dataset === 'afp' ? heldOutLemmas(values.index!)
       : dataset === 'heldout' ? heldOutStatements(values.index!, readHoldoutList(positionals[0]!))
       : loadDataset(dataset!, positionals[0]!);

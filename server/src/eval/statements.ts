@@ -122,7 +122,8 @@ export const projectHalf = (name: string): ProjectHalf => (stableHash(`half:${na
  * workspace's own premises (`workspace`) and those of the entries before it,
  * the toolchain's and the dependencies' (`dependency`; the index's
  * external references). Ordered by a stable hash of the name, so that any
- * prefix (`limit`) is a fixed sample; `half`: only that half.
+ * prefix (`limit`) is a fixed sample; `half`: only that half (each query's
+ * style is its half, so that a report on both gives each alone too).
  */
 export function projectStatements(workspaceDir: string, has: (name: string) => boolean, opts: { limit?: number; half?: ProjectHalf } = {}): EvalQuery[] {
   const table = PremiseTable.open(join(workspaceDir, 'premises.bin'));
@@ -142,7 +143,7 @@ export function projectStatements(workspaceDir: string, has: (name: string) => b
     queries.sort(byStableHash);
     return queries.slice(0, opts.limit ?? queries.length).map((q) => ({
       id: q.name,
-      style: 'statement',
+      style: projectHalf(q.name),
       text: q.text,
       theorem: q.name,
       gold: [...q.dependency, ...q.workspace].map((n) => [n]),
@@ -151,4 +152,10 @@ export function projectStatements(workspaceDir: string, has: (name: string) => b
   } finally {
     table.close();
   }
+}
+
+/** The workspace theorems of an opened project (`projectStatements` over its workspace entry, gold the names its engine resolves). */
+export function projectQueries(project: { engine: { lookup(name: string): unknown }; workspaceDir?: string }, opts: { limit?: number; half?: ProjectHalf } = {}): EvalQuery[] {
+  if (!project.workspaceDir) throw new Error('the project has no Lean sources of its own: nothing to evaluate');
+  return projectStatements(project.workspaceDir, (n) => !!project.engine.lookup(n), opts);
 }
