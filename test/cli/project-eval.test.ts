@@ -12,6 +12,10 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectHalf, projectStatements } from '../../server/src/eval/statements.js';
 import { DEP_THEOREM, lakeFixture } from '../unit/lake-project.js';
+import { FixtureEngine } from '../../server/src/engine/open.js';
+import { engineLoader } from '../../server/src/lsp/run.js';
+import { parseServeArgs } from '../../server/src/lsp/args.js';
+import { Logger } from '../../server/src/lsp/log.js';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -128,6 +132,29 @@ describe('eval --project', () => {
     expect(md).toContain('## Downstream projects');
     expect(md).toMatch(/\| (dev|test) \| hybrid \| dependency \|/);
     expect(md).toContain('R@16 | R@32');
+  });
+
+  it('the server opens the same entries as one project engine (the project weights)', async () => {
+    // the entries built with the shipped encoder by the bench test above are in the cache
+    const opened: { dirs: string[]; project?: boolean }[] = [];
+    const env = { PREMISE_LSP_CACHE: process.env.PREMISE_LSP_CACHE, ELAN_HOME: process.env.ELAN_HOME };
+    process.env.PREMISE_LSP_CACHE = cache;
+    process.env.ELAN_HOME = join(cache, 'no-elan');
+    try {
+      const load = engineLoader(parseServeArgs(['--stdio', '--lean', f.root]), (dirs, o) => {
+        opened.push({ dirs: [dirs].flat(), project: o?.project });
+        return new FixtureEngine([]);
+      });
+      await load({ log: new Logger(() => {}) });
+    } finally {
+      for (const [k, v] of Object.entries(env)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    expect(opened.length).toBeGreaterThan(0);
+    for (const o of opened) expect(o.project).toBe(true);
+    expect(opened[0]!.dirs.map((d) => d.slice(cache.length + 1).replace(/-[0-9a-f]{12}$/, ''))).toEqual(['proj-dependencies', 'proj-workspace']);
   });
 
   it('usage errors', () => {

@@ -24,6 +24,7 @@ export async function openProject(root: string, log: Logger, opts: { encoderDir?
     ...opts.open,
     ...(opts.encoderDir ? { encoderDir: opts.encoderDir } : {}),
     sourceRoots: index.roots,
+    project: true,
     sparseOnly: !!opts.open?.sparseOnly || !index.hybrid,
   });
   const workspaceDir = Object.entries(index.kinds).find(([, k]) => k === 'workspace')?.[0];
