@@ -1,14 +1,16 @@
 /**
  * The options `query` and `eval` share for opening an index, and what they mean:
- * `--index DIR`, or `--project DIR`, the automatic index of a Lake project, with
- * exactly the entries the language server uses for it (indexing/auto-index.ts:
- * reused from the cache, or built there first).
+ * `--index DIR`, or `--project DIR`, the automatic index of a Lake project or an
+ * Isabelle workspace, with exactly the entries the language server uses for it
+ * (indexing/project-engine.ts: reused from the cache, or built there first).
  */
 import { openEngine, type OpenOptions } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
+import { projectOptions } from '../indexing/cache-state.js';
 import { openProject, type OpenedProject } from '../indexing/project-engine.js';
 import { Logger } from '../lsp/log.js';
-import { UsageError, weightsOption } from './args.js';
+import { indexDirOption, UsageError, weightsOption } from './args.js';
+import { titledProgress } from './progress.js';
 
 export const ENGINE_FLAGS = {
   index: { type: 'string', short: 'i' },
@@ -36,7 +38,7 @@ interface EngineFlagValues {
   fusion?: string;
 }
 
-/** The engine options the flags give (`sparseOnly`: the mode needs no encoder). */
+/** The engine options the flags give (`sparseOnly`: the mode needs no encoder); a usage error for bad weights before any index is read. */
 function openOptions(values: EngineFlagValues, sparseOnly: boolean): OpenOptions {
   return {
     encoderDir: values.encoder,
@@ -53,7 +55,8 @@ const rerankOf = (values: EngineFlagValues, engine: OpenedEngine) => (values['no
 
 /** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
 export async function openFromFlags(index: string, values: EngineFlagValues, sparseOnly: boolean): Promise<{ engine: OpenedEngine; rerank: boolean }> {
-  const engine = await openEngine(index, openOptions(values, sparseOnly));
+  const opts = openOptions(values, sparseOnly);
+  const engine = await openEngine(indexDirOption(index), opts);
   return { engine, rerank: rerankOf(values, engine) };
 }
 
@@ -66,13 +69,15 @@ export interface OpenedTarget {
 
 /**
  * Opens `--index DIR` or `--project DIR` (exactly one). A project's automatic
- * index is the server's (`autoIndexDirs`, the same cache, `$PREMISE_LSP_CACHE`):
+ * index is the server's (the same entries and cache, `$PREMISE_LSP_CACHE`):
  * cached entries are reused, missing ones built first (progress on stderr).
  */
 export async function openTarget(command: string, values: EngineFlagValues & { index?: string; project?: string }, sparseOnly: boolean): Promise<OpenedTarget> {
-  if (values.index && values.project) throw new UsageError(`${command} takes --index or --project, not both`);
+  if (!values.index === !values.project) throw new UsageError(`${command} needs --index <index-dir> or --project <dir> (one of them)`);
   if (values.index) return openFromFlags(values.index, values, sparseOnly);
-  if (!values.project) throw new UsageError(`${command} needs --index <index-dir> or --project <Lake project dir>`);
-  const project = await openProject(values.project, new Logger(process.stderr), { encoderDir: values.encoder, open: openOptions(values, sparseOnly) });
+  const where = projectOptions(values.project!);
+  if (typeof where === 'string') throw new UsageError(where);
+  const opts = openOptions(values, sparseOnly);
+  const project = await openProject(values.project!, new Logger(process.stderr, 'warn'), { encoderDir: values.encoder, open: opts, progress: titledProgress() });
   return { engine: project.engine, rerank: rerankOf(values, project.engine), project };
 }

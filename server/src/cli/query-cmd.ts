@@ -20,7 +20,6 @@ const withPath = (h: SearchHit, path: string | undefined) => (path ? { ...h, pat
 
 export async function queryCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
-  if (!values.index && !values.project) throw new UsageError('query needs --index <index-dir> or --project <Lake project dir>');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
