@@ -1,0 +1,199 @@
+-- Driven by test/clients/nvim.test.ts ("the live picker"): :PremisePick's built-in UI (no picker
+-- plugin installed) against the server on the sample's index, lean.nvim's abbreviations stubbed.
+-- Env: PREMISE_LSP_CMD (JSON list: the server command), PREMISE_LSP_OUT (JSON written here).
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
+local lines, find, wait = h.lines, h.find, h.wait
+
+local result = { steps = {} }
+
+-- lean.nvim's abbreviations, stubbed: its `load()` table (abbreviation → text, no leader)
+package.preload['lean.abbreviations'] = function()
+  return {
+    load = function()
+      return { le = '≤', lt = '<', ['and'] = '∧', ['<|'] = '◃' }
+    end,
+  }
+end
+
+local function keys(s)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(s, true, false, true), 'mt', false)
+end
+
+local function step(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  result.steps[name] = ok and 'ok' or tostring(err)
+  -- whatever the step left open
+  local picker = require('premise-lsp.picker')
+  if picker.current then
+    picker.current:close()
+  end
+  if vim.api.nvim_get_mode().mode ~= 'n' then
+    keys('<Esc>')
+    wait(function()
+      return vim.api.nvim_get_mode().mode == 'n'
+    end, 3000, 'normal mode')
+  end
+end
+
+local function list_lines(ui)
+  return vim.api.nvim_buf_get_lines(ui.list_buf, 0, -1, false)
+end
+
+-- the picker's first result line once it starts with `prefix`
+local function wait_first(ui, prefix, what)
+  return wait(function()
+    local l = list_lines(ui)[1]
+    return l and vim.startswith(l, prefix) and l
+  end, 10000, what or (prefix .. ' first in the results'))
+end
+
+local function main()
+  local pl = require('premise-lsp')
+  local picker = require('premise-lsp.picker')
+  pl.setup({ cmd = h.cmd, settings = { liveIndex = false } })
+  local client = wait(function()
+    local c = pl.client(0)
+    return c and c.initialized and c
+  end, 15000, 'the client to initialize')
+  local searched = vim.api.nvim_get_current_buf()
+  result.backend = picker.backend()
+
+  -- every $/cancelRequest the client sends (client.cancel_request → rpc.notify)
+  result.cancel_notes = {}
+  local notify = client.rpc.notify
+  client.rpc.notify = function(method, params)
+    if method == '$/cancelRequest' then
+      table.insert(result.cancel_notes, params.id)
+    end
+    return notify(method, params)
+  end
+
+  step('typing', function()
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    vim.cmd('PremisePick')
+    local ui = wait(function()
+      return picker.current
+    end, 3000, 'the picker')
+    -- opened empty: the goal at the cursor
+    wait(function()
+      return ui.query_text ~= nil
+    end, 10000, 'the results for the goal at the cursor')
+    result.prompt_mode = vim.api.nvim_get_mode().mode
+    result.prompt_is_current = vim.api.nvim_get_current_buf() == ui.prompt_buf
+    keys('length of a list append')
+    result.length_first = wait_first(ui, "Sample.Lists.length_append'")
+    result.preview = vim.api.nvim_buf_get_lines(ui.prev_buf, 0, -1, false)
+    keys('<C-u>triangle inequality')
+    result.triangle_first = wait_first(ui, 'Sample.Order.abs_add_le')
+    result.sent = ui.s.log.sent
+    result.triangle_preview = vim.api.nvim_buf_get_lines(ui.prev_buf, 0, -1, false)
+  end)
+
+  step('stale', function()
+    -- two searches in one go: the first is still pending when the second is sent
+    vim.cmd('PremisePick')
+    local ui = wait(function()
+      return picker.current
+    end, 3000, 'the picker')
+    local s = ui.s
+    local first_called, second
+    local id1 = s:search('length of a list append', function()
+      first_called = true
+    end)
+    s:search('triangle inequality', function(hits)
+      second = hits
+    end)
+    wait(function()
+      return second
+    end, 10000, 'the second search')
+    -- let a late reply to the first come in, if the server sent one
+    local t0 = vim.loop.now()
+    wait(function()
+      return vim.loop.now() - t0 > 300
+    end)
+    result.stale = {
+      id1 = id1,
+      cancelled = s.log.cancelled,
+      first_called = first_called or false,
+      second_first = second[1] and second[1].name,
+    }
+  end)
+
+  step('enter', function()
+    vim.api.nvim_set_current_buf(searched)
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    local before = lines()
+    vim.cmd('PremisePick')
+    local ui = wait(function()
+      return picker.current
+    end, 3000, 'the picker')
+    keys('triangle inequality')
+    wait_first(ui, 'Sample.Order.abs_add_le')
+    keys('<CR>')
+    wait(function()
+      return lines(searched)[row] ~= before[row] and picker.current == nil
+    end, 5000, 'the name to be inserted')
+    result.enter_line = lines(searched)[row]
+    result.enter_cursor = vim.api.nvim_win_get_cursor(0)
+    result.enter_buffer_is_searched = vim.api.nvim_get_current_buf() == searched
+    result.picker_closed = picker.current == nil
+    vim.cmd('undo')
+    result.enter_undone = vim.deep_equal(lines(), before)
+  end)
+
+  step('import', function()
+    -- a result carrying an import edit (the server's `importEdit`): both in one undo step
+    vim.api.nvim_set_current_buf(searched)
+    local before = lines()
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    local s = picker.session()
+    local hit = {
+      name = 'Sample.Lists.rev_rev',
+      importEdit = { range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }, newText = 'import Sample.Lists\n' },
+    }
+    result.import_accepted = s:accept(hit)
+    result.import_first_line = lines()[1]
+    result.import_line = lines()[row + 1]
+    result.import_cursor_line = vim.api.nvim_get_current_line()
+    vim.cmd('undo')
+    result.import_undone = vim.deep_equal(lines(), before)
+  end)
+
+  step('jump', function()
+    vim.api.nvim_set_current_buf(searched)
+    vim.cmd('PremisePick triangle inequality')
+    local ui = wait(function()
+      return picker.current
+    end, 3000, 'the picker')
+    wait_first(ui, 'Sample.Order.abs_add_le')
+    keys('<C-o>')
+    wait(function()
+      return vim.api.nvim_get_current_buf() ~= searched and picker.current == nil
+    end, 5000, 'the source to open')
+    result.jump_bufname = vim.api.nvim_buf_get_name(0)
+    result.jump_line = vim.api.nvim_get_current_line()
+    result.jump_next_line = vim.api.nvim_buf_get_lines(0, vim.fn.line('.'), vim.fn.line('.') + 1, false)[1]
+    result.searched_name = vim.api.nvim_buf_get_name(searched)
+    vim.api.nvim_set_current_buf(searched)
+  end)
+
+  step('unicode', function()
+    vim.api.nvim_set_current_buf(searched)
+    vim.cmd('PremisePick')
+    local ui = wait(function()
+      return picker.current
+    end, 3000, 'the picker')
+    keys('a \\lt b \\and b \\le c')
+    wait(function()
+      return ui.query_text == 'a < b ∧ b ≤ c'
+    end, 10000, 'the expanded query to be searched')
+    result.unicode_prompt = ui:text()
+    result.unicode_query = ui.query_text
+    result.unicode_first = list_lines(ui)[1]
+  end)
+end
+
+h.run(main, result)
