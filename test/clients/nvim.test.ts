@@ -316,4 +316,14 @@ describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePic
     expect(out.unicode_prompt).toBe('a < b ∧ b ≤ c');
     expect(out.unicode_query).toBe('a < b ∧ b ≤ c');
   });
+
+  it('with Telescope installed (stubbed: the API the adapter uses), the picker is Telescope\'s: live finder, preview, Enter, jump key', () => {
+    ok('telescope');
+    expect(out.telescope_backend).toBe('telescope');
+    expect(out.telescope_first).toMatch(/^Sample\.Order\.abs_add_le /);
+    expect(out.telescope_preview.join('\n')).toContain('module Sample.Order');
+    expect(out.telescope_line).toBe('  exact Sample.Order.abs_add_le');
+    expect(out.telescope_closed).toBe(true);
+    expect(realpathSync(out.telescope_jump)).toBe(realpathSync(join(sample, 'lean/Sample/Order.lean')));
+  });
 });

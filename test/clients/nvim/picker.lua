@@ -15,6 +15,71 @@ package.preload['lean.abbreviations'] = function()
   }
 end
 
+
+-- Telescope, stubbed with the parts the adapter uses (finders.new_dynamic calls `fn(prompt)` in a
+-- coroutine, as Telescope's async finder loop does; plenary's oneshot channel waits in it)
+local tele = { maps = {} }
+local function stub_telescope()
+  package.preload['plenary.async.control'] = function()
+    return {
+      channel = {
+        oneshot = function()
+          local val, co
+          return function(...)
+            val = { ... }
+            if co then
+              coroutine.resume(co)
+            end
+          end, function()
+            if not val then
+              co = coroutine.running()
+              coroutine.yield()
+            end
+            return unpack(val)
+          end
+        end,
+      },
+    }
+  end
+  package.preload['telescope.finders'] = function()
+    return { new_dynamic = function(o) return o end }
+  end
+  package.preload['telescope.previewers'] = function()
+    return { new_buffer_previewer = function(o) return o end }
+  end
+  package.preload['telescope.sorters'] = function()
+    return { highlighter_only = function() return {} end }
+  end
+  package.preload['telescope.actions'] = function()
+    return {
+      select_default = { replace = function(_, fn) tele.default = fn end },
+      close = function() tele.closed = true end,
+    }
+  end
+  package.preload['telescope.actions.state'] = function()
+    return { get_selected_entry = function() return tele.selected end }
+  end
+  package.preload['telescope.pickers'] = function()
+    return {
+      new = function(_, spec)
+        return {
+          find = function()
+            tele.spec, tele.selected, tele.closed, tele.maps = spec, nil, false, {}
+            local buf = vim.api.nvim_create_buf(false, true)
+            spec.attach_mappings(buf, function(mode, lhs, fn)
+              tele.maps[mode .. lhs] = fn
+            end)
+            coroutine.wrap(function()
+              local entries = vim.tbl_map(spec.finder.entry_maker, spec.finder.fn(spec.default_text))
+              tele.selected = entries[1]
+            end)()
+          end,
+        }
+      end,
+    }
+  end
+end
+
 local function keys(s)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(s, true, false, true), 'mt', false)
 end
@@ -193,6 +258,42 @@ local function main()
     result.unicode_prompt = ui:text()
     result.unicode_query = ui.query_text
     result.unicode_first = list_lines(ui)[1]
+  end)
+
+  step('telescope', function()
+    stub_telescope()
+    picker.setup({}) -- backend: the first installed, Telescope
+    result.telescope_backend = picker.backend()
+    vim.api.nvim_set_current_buf(searched)
+    local before = lines()
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    vim.cmd('PremisePick triangle inequality')
+    wait(function()
+      return tele.selected
+    end, 10000, 'the Telescope finder to answer')
+    result.telescope_first = tele.selected.display
+    local pbuf = vim.api.nvim_create_buf(false, true)
+    tele.spec.previewer.define_preview({ state = { bufnr = pbuf } }, tele.selected)
+    result.telescope_preview = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+    tele.default()
+    wait(function()
+      return lines(searched)[row] ~= before[row]
+    end, 5000, 'the name to be inserted')
+    result.telescope_line = lines(searched)[row]
+    result.telescope_closed = tele.closed
+    vim.cmd('undo')
+    -- the jump key
+    vim.cmd('PremisePick triangle inequality')
+    wait(function()
+      return tele.selected
+    end, 10000, 'the Telescope finder to answer')
+    tele.maps['i<C-o>']()
+    wait(function()
+      return vim.api.nvim_get_current_buf() ~= searched
+    end, 5000, 'the source to open')
+    result.telescope_jump = vim.api.nvim_buf_get_name(0)
+    vim.api.nvim_set_current_buf(searched)
   end)
 end
 

@@ -502,7 +502,6 @@ local function telescope(s, text)
   local pickers = require('telescope.pickers')
   local finders = require('telescope.finders')
   local previewers = require('telescope.previewers')
-  local conf = require('telescope.config').values
   local actions = require('telescope.actions')
   local action_state = require('telescope.actions.state')
   local channel = require('plenary.async.control').channel
@@ -529,7 +528,8 @@ local function telescope(s, text)
       prompt_title = 'Premises',
       default_text = text,
       finder = finder,
-      sorter = conf.generic_sorter({}),
+      -- the server ranked and filtered: no fuzzy filter of the names by the text
+      sorter = require('telescope.sorters').highlighter_only({}),
       previewer = previewer,
       debounce = M.config.debounce_ms,
       attach_mappings = function(prompt_bufnr, map)
@@ -582,7 +582,9 @@ local function snacks(s, text)
           hits = h
           async:resume()
         end)
-        async:suspend()
+        if not hits then
+          async:suspend()
+        end
         for _, h in ipairs(hits or {}) do
           cb({ text = h.name, hit = h, preview = { text = table.concat(M.preview_lines(h), '\n'), ft = 'markdown' } })
         end
@@ -621,30 +623,26 @@ local function fzf_lua(s, text)
   fzf.fzf_live(function(args)
     local query = type(args) == 'table' and args[1] or args
     return function(cb)
-      local co = coroutine.running()
-      local got
-      s:search(M.expand(query or '', s.abbrevs, true), function(hits)
-        got = hits
-        coroutine.resume(co)
-      end)
-      coroutine.yield()
-      for _, h in ipairs(got or {}) do
-        cb(line_of(h))
-      end
-      cb(nil)
+      coroutine.wrap(function()
+        local co = coroutine.running()
+        local got
+        s:search(query or '', function(hits)
+          got = hits
+          coroutine.resume(co)
+        end)
+        if not got then
+          coroutine.yield()
+        end
+        for _, h in ipairs(got or {}) do
+          cb(line_of(h))
+        end
+        cb(nil)
+      end)()
     end
   end, {
     prompt = 'Premises> ',
     query = text,
     exec_empty_query = true,
-    func_async_callback = false,
-    fzf_opts = { ['--delimiter'] = '  ', ['--with-nth'] = '1..' },
-    previewer = false,
-    preview = {
-      fn = function(selected)
-        return table.concat(M.preview_lines(by_line[selected[1]]), '\n')
-      end,
-    },
     actions = { ['default'] = act('accept'), [jump] = act('jump') },
   })
 end
