@@ -315,6 +315,29 @@ One undo step.  Returns the name, or nil."
     (define-key map "?" #'self-insert-command)
     (use-local-map map)))
 
+(defvar-local premise-lsp-picker--minibuffer-session nil
+  "In the picker's minibuffer: its session.")
+
+(defvar vertico--input)
+(declare-function vertico--exhibit "vertico")
+(declare-function icomplete-exhibit "icomplete")
+
+(defun premise-lsp-picker--refresh (s)
+  "Show session S's new results in its minibuffer's completion UI.
+Replies arrive in a process filter, whose current buffer is not the
+minibuffer: the minibuffer is found from its window."
+  (when-let* ((win (active-minibuffer-window))
+              (buf (window-buffer win)))
+    (when (eq (buffer-local-value 'premise-lsp-picker--minibuffer-session buf) s)
+      (with-selected-window win
+        (cond ((bound-and-true-p vertico-mode)
+               (setq vertico--input t) ; recompute the candidates
+               (ignore-errors (vertico--exhibit)))
+              ((bound-and-true-p icomplete-mode)
+               (completion--flush-all-sorted-completions)
+               (ignore-errors (icomplete-exhibit)))
+              (t (minibuffer-completion-help)))))))
+
 (defun premise-lsp-picker--read-completing (s initial)
   "Read a premise with `completing-read', re-querying session S as text changes.
 INITIAL is the starting text.  Returns the hit chosen, or nil."
@@ -333,13 +356,12 @@ INITIAL is the starting text.  Returns the hit chosen, or nil."
          (shown (lambda (hits _q err)
                   (when err (message "premise-lsp: search failed: %s" (plist-get err :message)))
                   (when hits (premise-lsp-picker--show-preview (car hits)))
-                  (when (and (minibufferp) (not noninteractive) (not (bound-and-true-p vertico-mode))
-                             (not (bound-and-true-p icomplete-mode)))
-                    (minibuffer-completion-help))))
+                  (premise-lsp-picker--refresh s)))
          (changed (lambda (&rest _)
                     (premise-lsp-picker-input s (minibuffer-contents-no-properties) shown)))
          (text (minibuffer-with-setup-hook
                    (lambda ()
+                     (setq premise-lsp-picker--minibuffer-session s)
                      (premise-lsp-picker--minibuffer-setup s)
                      (add-hook 'after-change-functions changed nil t)
                      (premise-lsp-picker-search s initial shown))

@@ -97,7 +97,13 @@ describe.skipIf(skip !== undefined)('emacs live picker, premise-lsp-pick (emacs 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the picker\'s ERT tests with every one passing and none skipped', () => expectErtPassed(proc, 6));
+  it('runs the picker\'s ERT tests with every one passing and none skipped', () => expectErtPassed(proc, 7));
+
+  it('in the minibuffer, *Completions* shows the results of the text as it is typed (replies arrive in a process filter)', () => {
+    expect(out.picker_completions, log()).toHaveLength(2);
+    expect(out.picker_completions[0]).toMatch(/Possible completions are:\nSample\.Lists\.length_append' /);
+    expect(out.picker_completions[1]).toMatch(/Possible completions are:\nSample\.Order\.abs_add_le /);
+  });
 
   it('typing updates the results; the preview shows statement, docstring and module', () => {
     expect(out.picker_sent, log()).toEqual(expect.arrayContaining(['length of a list append', 'triangle inequality']));

@@ -16,6 +16,7 @@
 (require 'quail)
 (load (expand-file-name "premise-lsp-test.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 (require 'premise-lsp-picker)
+(require 'premise-lsp-picker-test-common)
 
 (defmacro premise-lsp-picker-test--with-index (&rest body)
   "Run BODY in a copy of the fixture, with Eglot running premise-lsp on the sample's index."
@@ -25,28 +26,6 @@
      (let ((premise-lsp-picker-backend 'completing-read)
            (premise-lsp-picker-input-method nil))
        ,@body)))
-
-(defun premise-lsp-picker-test--wait (cond what)
-  "Wait (running timers and process output) until COND returns non-nil; its value."
-  (let ((deadline (+ (float-time) 10)) v)
-    (while (and (not (setq v (funcall cond))) (< (float-time) deadline))
-      (accept-process-output nil 0.02))
-    (or v (error "timed out waiting for %s" what))))
-
-(defun premise-lsp-picker-test--first (s)
-  (plist-get (car (premise-lsp-picker-session-hits s)) :name))
-
-(defun premise-lsp-picker-test--type (keys)
-  "Type KEYS (a `kbd' string) at the command loop: C-c p is `premise-lsp-pick'."
-  (let ((map (make-sparse-keymap))
-        (pt (point)))
-    (define-key map (kbd "C-c p") #'premise-lsp-pick)
-    ;; the command loop acts on the selected window's buffer
-    (switch-to-buffer (current-buffer))
-    (set-window-point (selected-window) pt)
-    (let ((minor-mode-overriding-map-alist nil)
-          (emulation-mode-map-alists (cons `((t . ,map)) emulation-mode-map-alists)))
-      (execute-kbd-macro (kbd keys)))))
 
 (ert-deftest premise-lsp-picker-test-typing ()
   "The results follow the text typed (debounced); the preview has statement, docstring, module."
@@ -73,6 +52,21 @@
               (should (string-search "The triangle inequality" preview))
               (should (string-search "module Sample.Order" preview))))
         (premise-lsp-picker-close s)))))
+
+(ert-deftest premise-lsp-picker-test-live-minibuffer ()
+  "In the minibuffer, *Completions* shows the results of the text as it is typed."
+  (premise-lsp-picker-test--with-index
+    (premise-lsp-test--goto "exact " t)
+    (let ((premise-lsp-picker-test--completions nil))
+      (premise-lsp-picker-test--type "C-c p length SPC of SPC a SPC list C-c w C-a C-k triangle SPC inequality C-c w RET")
+      (let ((shown (reverse premise-lsp-picker-test--completions)))
+        (premise-lsp-test--observe "picker_completions" (vconcat shown))
+        (should (= (length shown) 2))
+        (should (string-search "Sample.Lists.length_append'" (nth 0 shown)))
+        (should (string-search "Sample.Order.abs_add_le" (nth 1 shown)))
+        (should (< (string-search "Sample.Order.abs_add_le" (nth 1 shown))
+                   (or (string-search "Sample.Lists.length_append'" (nth 1 shown)) most-positive-fixnum))))
+      (should (equal (premise-lsp-test--line) "  exact Sample.Order.abs_add_le")))))
 
 (ert-deftest premise-lsp-picker-test-stale ()
   "A search sent while another is pending cancels it: $/cancelRequest, and its reply is dropped."
