@@ -287,6 +287,14 @@ function Session:accept(hit)
   return true
 end
 
+-- an LSP character index in `line` → a byte index
+local function byteindex(line, index, encoding)
+  if new_api then
+    return vim.str_byteindex(line, encoding, index, false)
+  end
+  return vim.lsp.util._str_byteindex_enc(line, index, encoding)
+end
+
 --- The jump key: open the hit's source at its declaration in the window
 --- searched from (the jump list keeps the way back). Returns true when opened.
 function Session:jump(hit)
@@ -306,7 +314,7 @@ function Session:jump(hit)
   local start = hit.range and hit.range.start or { line = 0, character = 0 }
   local lnum = math.min((start.line or 0) + 1, vim.api.nvim_buf_line_count(0))
   local line = vim.api.nvim_buf_get_lines(0, lnum - 1, lnum, false)[1] or ''
-  local ok, col = pcall(vim.lsp.util._str_byteindex_enc, line, start.character or 0, self.client.offset_encoding)
+  local ok, col = pcall(byteindex, line, start.character or 0, self.client.offset_encoding or 'utf-16')
   vim.api.nvim_win_set_cursor(0, { lnum, ok and math.min(col, #line) or 0 })
   return true
 end
