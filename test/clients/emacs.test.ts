@@ -97,7 +97,7 @@ describe.skipIf(skip !== undefined)('emacs live picker, premise-lsp-pick (emacs 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the picker\'s ERT tests with every one passing and none skipped', () => expectErtPassed(proc, 7));
+  it('runs the picker\'s ERT tests with every one passing and none skipped', () => expectErtPassed(proc, 8));
 
   it('in the minibuffer, *Completions* shows the results of the text as it is typed (replies arrive in a process filter)', () => {
     expect(out.picker_completions, log()).toHaveLength(2);

@@ -68,6 +68,30 @@
                    (or (string-search "Sample.Lists.length_append'" (nth 1 shown)) most-positive-fixnum))))
       (should (equal (premise-lsp-test--line) "  exact Sample.Order.abs_add_le")))))
 
+(ert-deftest premise-lsp-picker-test-consult ()
+  "With consult (stubbed: the two functions the picker calls), its dynamic collection
+searches the input, the state function previews, RET's candidate is inserted."
+  (premise-lsp-picker-test--with-index
+    (premise-lsp-test--goto "exact " t)
+    (let ((premise-lsp-picker-backend 'auto) (features features) options previewed)
+      (provide 'consult)
+      (cl-letf (((symbol-function 'consult--dynamic-collection)
+                 (lambda (fun &rest opts) (push opts options) fun))
+                ((symbol-function 'consult--read)
+                 (lambda (collection &rest opts)
+                   (push opts options)
+                   (let ((cands (funcall collection "triangle inequality")))
+                     (funcall (plist-get opts :state) 'preview (car cands))
+                     (setq previewed (with-current-buffer "*premise-lsp preview*" (buffer-string)))
+                     (funcall (plist-get opts :lookup) (car cands) cands "triangle inequality" nil)))))
+        (should (premise-lsp-picker--use-consult-p))
+        (should (equal (premise-lsp-pick) "Sample.Order.abs_add_le")))
+      (should (equal (premise-lsp-test--line) "  exact Sample.Order.abs_add_le"))
+      (should (string-prefix-p "Sample.Order.abs_add_le" previewed))
+      (should (equal (plist-get (cadr options) :debounce) premise-lsp-picker-debounce))
+      (should (keymapp (plist-get (car options) :keymap)))
+      (should (eq (lookup-key (plist-get (car options) :keymap) (kbd "C-c C-o")) #'premise-lsp-picker-jump-exit)))))
+
 (ert-deftest premise-lsp-picker-test-stale ()
   "A search sent while another is pending cancels it: $/cancelRequest, and its reply is dropped."
   (premise-lsp-picker-test--with-index
