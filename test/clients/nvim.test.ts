@@ -326,4 +326,18 @@ describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePic
     expect(out.telescope_closed).toBe(true);
     expect(realpathSync(out.telescope_jump)).toBe(realpathSync(join(sample, 'lean/Sample/Order.lean')));
   });
+
+  it('snacks.picker and fzf-lua (stubbed likewise): live finder, Enter, jump key', () => {
+    ok('snacks');
+    ok('fzf');
+    const order = realpathSync(join(sample, 'lean/Sample/Order.lean'));
+    expect(out.snacks.first).toBe('Sample.Order.abs_add_le');
+    expect(out.snacks.preview).toContain('module Sample.Order');
+    expect(out.snacks.line).toBe('  exact Sample.Order.abs_add_le');
+    expect(out.snacks.closed).toBe(true);
+    expect(realpathSync(out.snacks.jump)).toBe(order);
+    expect(out.fzf.first).toMatch(/^Sample\.Order\.abs_add_le /);
+    expect(out.fzf.line).toBe('  exact Sample.Order.abs_add_le');
+    expect(realpathSync(out.fzf.jump)).toBe(order);
+  });
 });

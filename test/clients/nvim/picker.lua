@@ -80,6 +80,54 @@ local function stub_telescope()
   end
 end
 
+-- snacks.picker and fzf-lua, stubbed likewise: snacks runs the finder in a coroutine that
+-- `ctx.async:suspend()` yields and `resume()` resumes; fzf-lua's fzf_live calls the function
+-- with the query and collects the lines its callback gets until nil
+local sn, fz = {}, {}
+local function stub_snacks_fzf()
+  package.preload['snacks'] = function()
+    return {
+      picker = {
+        pick = function(spec)
+          sn.spec, sn.items, sn.closed = spec, nil, false
+          local co
+          co = coroutine.create(function()
+            local async = {
+              suspend = function()
+                coroutine.yield()
+              end,
+              resume = function()
+                coroutine.resume(co)
+              end,
+            }
+            local items = {}
+            spec.finder({}, { async = async, filter = { search = spec.search } })(function(it)
+              table.insert(items, it)
+            end)
+            sn.items = items
+          end)
+          coroutine.resume(co)
+        end,
+      },
+    }
+  end
+  package.preload['fzf-lua'] = function()
+    return {
+      fzf_live = function(fn, opts)
+        fz.opts, fz.lines = opts, nil
+        local lines = {}
+        fn({ opts.query })(function(l)
+          if l == nil then
+            fz.lines = lines
+          else
+            table.insert(lines, l)
+          end
+        end)
+      end,
+    }
+  end
+end
+
 local function keys(s)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(s, true, false, true), 'mt', false)
 end
@@ -294,6 +342,63 @@ local function main()
     end, 5000, 'the source to open')
     result.telescope_jump = vim.api.nvim_buf_get_name(0)
     vim.api.nvim_set_current_buf(searched)
+  end)
+
+  -- an adapter's run: open with `backend`, wait for `ready()`, accept, then jump
+  local function adapter(name, ready, accept, jump)
+    picker.setup({ backend = name })
+    vim.api.nvim_set_current_buf(searched)
+    local before = lines()
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    vim.cmd('PremisePick triangle inequality')
+    local r = { first = wait(ready, 10000, name .. ' to list the results') }
+    accept()
+    wait(function()
+      return lines(searched)[row] ~= before[row]
+    end, 5000, 'the name to be inserted')
+    r.line = lines(searched)[row]
+    vim.cmd('undo')
+    vim.cmd('PremisePick triangle inequality')
+    wait(ready, 10000, name .. ' to list the results')
+    jump()
+    wait(function()
+      return vim.api.nvim_get_current_buf() ~= searched
+    end, 5000, 'the source to open')
+    r.jump = vim.api.nvim_buf_get_name(0)
+    vim.api.nvim_set_current_buf(searched)
+    return r
+  end
+
+  step('snacks', function()
+    stub_snacks_fzf()
+    local picker_obj = {
+      close = function()
+        sn.closed = true
+      end,
+      current = function()
+        return sn.items[1]
+      end,
+    }
+    result.snacks = adapter('snacks', function()
+      return sn.items and sn.items[1] and sn.spec.format(sn.items[1])[1][1]
+    end, function()
+      sn.spec.confirm(picker_obj, sn.items[1])
+    end, function()
+      sn.spec.actions[sn.spec.win.input.keys['<C-o>'][1]](picker_obj, sn.items[1])
+    end)
+    result.snacks.preview = sn.items[1].preview.text
+    result.snacks.closed = sn.closed
+  end)
+
+  step('fzf', function()
+    result.fzf = adapter('fzf-lua', function()
+      return fz.lines and fz.lines[1]
+    end, function()
+      fz.opts.actions['default']({ fz.lines[1] })
+    end, function()
+      fz.opts.actions['ctrl-o']({ fz.lines[1] })
+    end)
   end)
 end
 
