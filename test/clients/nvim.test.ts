@@ -294,6 +294,11 @@ describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePic
     expect(out.enter_undone).toBe(true);
   });
 
+  it('Enter typed right after the text, before its results came: the top result of that text is inserted', () => {
+    ok('enter_fast');
+    expect(out.enter_fast_line).toBe('  exact Sample.Order.abs_add_le');
+  });
+
   it("a result's import edit is applied with the name, in the same undo step", () => {
     ok('import');
     expect(out.import_accepted).toBe(true);

@@ -256,6 +256,24 @@ local function main()
     result.enter_undone = vim.deep_equal(lines(), before)
   end)
 
+  step('enter_fast', function()
+    -- Enter typed right after the text, before its results: the text's own top result goes in
+    vim.api.nvim_set_current_buf(searched)
+    local row = find('exact ')
+    vim.api.nvim_win_set_cursor(0, { row, #lines()[row] - 1 })
+    local before = lines()
+    vim.cmd('PremisePick')
+    wait(function()
+      return picker.current
+    end, 3000, 'the picker')
+    keys('triangle inequality<CR>')
+    wait(function()
+      return lines(searched)[row] ~= before[row] and picker.current == nil
+    end, 10000, 'the name to be inserted')
+    result.enter_fast_line = lines(searched)[row]
+    vim.cmd('undo')
+  end)
+
   step('import', function()
     -- a result carrying an import edit (the server's `importEdit`): both in one undo step
     vim.api.nvim_set_current_buf(searched)

@@ -488,6 +488,21 @@ end
 
 --- Enter / the jump key: close, then act on the selected hit.
 function Builtin:finish(what)
+  if self.closed then
+    return
+  end
+  local text = self.s:query_text(self:text())
+  if self.query_text ~= text or self.s.pending then
+    -- Enter typed before the results of the text as it is now came: search it, then act
+    self.timer:stop()
+    self.s:search(self:text(), function(hits, q)
+      if not self.closed then
+        self.hits, self.selected, self.query_text = hits, 1, q
+        self:finish(what)
+      end
+    end)
+    return
+  end
   local hit = self.hits[self.selected]
   self:close()
   if not hit then
