@@ -316,6 +316,14 @@ describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePic
     expect(out.jump_next_line).toMatch(/^theorem abs_add_le /);
   });
 
+  it("the jump key from a modified buffer with 'nohidden' opens the source in a split (:edit would fail)", () => {
+    ok('jump_modified');
+    expect(out.jump_modified.ok).toBe(true);
+    expect(realpathSync(out.jump_modified.bufname)).toBe(realpathSync(join(sample, 'lean/Sample/Order.lean')));
+    expect(out.jump_modified.split).toBe(true);
+    expect(out.jump_modified.searched_shown).toBe(true);
+  });
+
   it("lean.nvim's abbreviations work in the prompt: \\le becomes ≤ as typed, and the search gets the symbols", () => {
     ok('unicode');
     expect(out.unicode_prompt).toBe('a < b ∧ b ≤ c');

@@ -311,6 +311,26 @@ local function main()
     vim.api.nvim_set_current_buf(searched)
   end)
 
+  step('jump_modified', function()
+    -- 'nohidden' and a modified buffer: :edit would fail (E37); the source opens in a split
+    vim.api.nvim_set_current_buf(searched)
+    vim.o.hidden = false
+    vim.api.nvim_buf_set_lines(searched, 0, 0, false, { '-- modified' })
+    local wins = #vim.api.nvim_tabpage_list_wins(0)
+    local s = picker.session()
+    local ok = s:jump({ name = 'Sample.Order.abs_add_le', uri = vim.uri_from_fname(vim.fn.fnamemodify(result.jump_bufname, ':p')), range = { start = { line = 0, character = 0 } } })
+    result.jump_modified = {
+      ok = ok,
+      bufname = vim.api.nvim_buf_get_name(0),
+      split = #vim.api.nvim_tabpage_list_wins(0) == wins + 1,
+      searched_shown = vim.fn.bufwinnr(searched) ~= -1,
+    }
+    vim.cmd('close')
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(searched))
+    vim.api.nvim_buf_set_lines(searched, 0, 1, false, {})
+    vim.o.hidden = true
+  end)
+
   step('unicode', function()
     vim.api.nvim_set_current_buf(searched)
     vim.cmd('PremisePick')

@@ -310,7 +310,9 @@ function Session:jump(hit)
     vim.api.nvim_set_current_win(self.win)
   end
   vim.cmd("normal! m'")
-  vim.cmd('edit ' .. vim.fn.fnameescape(fname))
+  -- a modified buffer with 'nohidden' cannot be left: the source opens in a split
+  local leave = vim.bo.modified and not vim.o.hidden and vim.fn.bufnr(fname) ~= vim.api.nvim_get_current_buf()
+  vim.cmd((leave and 'split ' or 'edit ') .. vim.fn.fnameescape(fname))
   local start = hit.range and hit.range.start or { line = 0, character = 0 }
   local lnum = math.min((start.line or 0) + 1, vim.api.nvim_buf_line_count(0))
   local line = vim.api.nvim_buf_get_lines(0, lnum - 1, lnum, false)[1] or ''
