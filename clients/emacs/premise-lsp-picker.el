@@ -424,7 +424,8 @@ server gives one); `premise-lsp-picker-jump-key' or a prefix argument
 \(VISIT) visits its source at its declaration instead.  An empty text
 searches for the goal at point.  INITIAL is the starting text."
   (interactive (list current-prefix-arg nil))
-  (unless visit (barf-if-buffer-read-only))
+  ;; no read-only check here: the jump key works from read-only buffers (library
+  ;; sources); inserting checks
   (let ((s (premise-lsp-picker-session))
         (premise-lsp-picker--action (and visit 'jump)))
     (unwind-protect

@@ -149,9 +149,13 @@ searches the input, the state function previews, RET's candidate is inserted."
       (should (equal (buffer-string) before)))))
 
 (ert-deftest premise-lsp-picker-test-jump ()
-  "The jump key (C-c C-o) visits the chosen premise's source at its declaration."
+  "The jump key (C-c C-o) visits the chosen premise's source at its declaration,
+also from a read-only buffer (a library source); RET there inserts nothing."
   (premise-lsp-picker-test--with-index
+    (read-only-mode 1)
     (let ((searched (current-buffer)) (before (buffer-string)))
+      (should-error (premise-lsp-picker-test--type "C-c p triangle SPC inequality RET") :type 'buffer-read-only)
+      (should (equal (buffer-string) before))
       (premise-lsp-picker-test--type "C-c p triangle SPC inequality C-c C-o")
       (let ((visited (current-buffer)))
         (unwind-protect
@@ -164,7 +168,8 @@ searches the input, the state function previews, RET's candidate is inserted."
               (should (string-prefix-p "theorem abs_add_le " (premise-lsp-test--line)))
               (should (equal (with-current-buffer searched (buffer-string)) before)))
           (unless (eq visited searched) (kill-buffer visited))
-          (set-buffer searched))))))
+          (set-buffer searched)
+          (read-only-mode -1))))))
 
 ;; lean4-mode's input method, stubbed: a quail package named "Lean" (as lean4-input.el defines)
 (quail-define-package "Lean" "UTF-8" "∀" t "Stub of lean4-mode's Lean input method." nil t nil nil nil nil nil nil nil nil t)
