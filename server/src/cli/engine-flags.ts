@@ -15,6 +15,7 @@ export const ENGINE_FLAGS = {
   'text-tower': { type: 'string' },
   'no-text-tower': { type: 'boolean' },
   fusion: { type: 'string' },
+  'no-goal-match': { type: 'boolean' },
 } as const;
 
 interface EngineFlagValues {
@@ -26,6 +27,7 @@ interface EngineFlagValues {
   'text-tower'?: string;
   'no-text-tower'?: boolean;
   fusion?: string;
+  'no-goal-match'?: boolean;
 }
 
 /** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
@@ -41,6 +43,8 @@ export async function openFromFlags(
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,
+    // the order without the goal-match signal (for before/after comparisons)
+    ...(values['no-goal-match'] ? { goalMatch: false } : {}),
     sparseOnly: sparseOnly && !values.rerank,
   });
   const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);

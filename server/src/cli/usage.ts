@@ -35,7 +35,9 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0,0.3 Lean;
                        0,0.9,0.2,0.8,1,0,0,0,0 Isabelle goals; 0.5,0.9,0.4,0,0,0.45,0,0,0 text with
                        formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4,0 prose); fit: with no slot given,
-                       how much what acts on the goal moves up (hybrid, not reranked)`;
+                       how much what acts on the goal moves up (hybrid, not reranked)
+  --no-goal-match      no goal match: a premise whose conclusion is the goal no longer
+                       comes first, nor one that is the goal once its hypotheses are set aside`;
 
 const LLM = `  --llm URL            an OpenAI-compatible chat endpoint for LLM help (off by default;
                        the key, if any, from PREMISE_LSP_LLM_KEY)

@@ -26,7 +26,7 @@ import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/v
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
-import { slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
+import { GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
@@ -81,6 +81,8 @@ export interface EngineOptions {
   vocabulary?: Vocabulary;
   /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
   extraCacheBytes?: number;
+  /** The goal-match signal when a search does not say (default true; types.ts, `SearchOptions.goalMatch`). */
+  goalMatch?: boolean;
   /** Each base segment's source roots, in order (an index's manifest `sources`): where `sourcePath` finds its premises' files. */
   sourceRoots?: readonly (readonly string[])[];
 }
@@ -177,6 +179,40 @@ function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weigh
   }
   resortHead(list, top.length);
 }
+
+/**
+ * The goal-match signal: premises whose conclusion is the goal come first, then
+ * those that are the goal once their hypotheses are set aside, then the rest,
+ * each group in the order it had; scores are lifted so that they still fall down
+ * the list. Every candidate is read (a new premise or a nearby one may have been
+ * found anywhere in the pool).
+ */
+function goalMatchOrder(q: ParsedQuery, list: Candidate[]): void {
+  if (!list.length) return;
+  const levelOf = goalMatcher(q.goal);
+  const level = new Map<Candidate, number>();
+  for (const c of list) {
+    const l = levelOf(c.info);
+    if (l) level.set(c, (c.parts.goal = l));
+  }
+  if (!level.size) return;
+  const tiers = [GOAL_EXACT, GOAL_APPLY, 0].map((t) => list.filter((c) => (level.get(c) ?? 0) === t));
+  // from the bottom up: each group whole just above the best score below it
+  let below = -Infinity;
+  for (let i = tiers.length - 1; i >= 0; i--) {
+    const tier = tiers[i]!;
+    if (!tier.length) continue;
+    const low = Math.min(...tier.map((c) => c.score));
+    if (Number.isFinite(below) && low <= below) {
+      const shift = below - low + GOAL_GAP * Math.max(1, Math.abs(below));
+      for (const c of tier) c.score += shift;
+    }
+    below = Math.max(below, ...tier.map((c) => c.score));
+  }
+  list.splice(0, list.length, ...tiers.flat());
+}
+/** Least lead of a goal-match group over the best score below it, relative to that score. */
+const GOAL_GAP = 1e-3;
 
 const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
 const usesVectors = (mode: Mode) => mode === 'dense' || mode === 'hybrid';
@@ -360,6 +396,7 @@ export class Engine implements PremiseSearch {
         opts.hidden ?? [],
         opts.nearby ?? [],
         slotOf(opts.slot) ?? '',
+        opts.goalMatch ?? this.opts.goalMatch ?? true,
       ]);
     const parsed = queries.map(parseQuery);
     const dense = usesVectors(mode) && !!this.opts.encoder;
@@ -605,6 +642,7 @@ export class Engine implements PremiseSearch {
     if (slot) slotRerank(q, slot, SLOT_WEIGHT, list);
     // the tactic unknown: what acts on the goal as it stands (the reranker reads that itself)
     else if (mode === 'hybrid' && !rerank && w.fit > 0) slotRerank(q, UNKNOWN_SLOT, w.fit, list);
+    if ((opts.goalMatch ?? this.opts.goalMatch ?? true) && q.style !== 'text') goalMatchOrder(q, list);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 

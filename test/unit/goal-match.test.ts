@@ -1,0 +1,166 @@
+/**
+ * The goal-match signal (issue 26): a premise whose conclusion is the goal comes
+ * first whatever its popularity, one that is the goal once its hypotheses are set
+ * aside (an `apply` fit) comes before premises that match nothing. The matcher,
+ * then the engine over indexed Lean premises and Isabelle facts.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PremiseRecord } from '../../indexes/src/extract/record.js';
+import { Engine } from '../../server/src/engine/engine.js';
+import { GOAL_APPLY, GOAL_EXACT, goalMatcher } from '../../server/src/engine/slot.js';
+import { withNotation } from '../../server/src/engine/notation.js';
+import { rec, segmentOf } from './engine-helpers.js';
+
+const level = (goal: string, r: PremiseRecord) => goalMatcher(goal)(r);
+const isa = (name: string, args: string[], goal: string, refs: string[] = []): PremiseRecord => ({
+  ...rec(name, args, goal, refs),
+  lang: 'isabelle',
+  kind: 'lemma',
+  module: 'Sample_Isa',
+  file: 'Sample_Isa.thy',
+  statement: `lemma ${name}: "${goal}"`,
+});
+
+describe('goalMatcher', () => {
+  const mulComm = rec('mul_comm', ['(a b : α)'], 'a * b = b * a');
+
+  it('exact: the conclusion is the goal up to renaming its binders and bound variables', () => {
+    expect(level('x * y = y * x', mulComm)).toBe(GOAL_EXACT);
+    expect(level('x * y + 7 = 7 + y * x', rec('my_glorp_lemma', ['(x y : ℕ)'], 'x * y + 7 = 7 + y * x'))).toBe(GOAL_EXACT);
+    // the goal's own binders and the premise's ∀ are renamed too
+    const tendsto = rec('eventually_small', ['(f : ℕ → ℝ)'], '∀ ε > 0, ∃ N, f N < ε');
+    expect(level('∀ δ > 0, ∃ M, g M < δ', tendsto)).toBe(GOAL_EXACT);
+    // a different constant is no match
+    expect(level('x + y = y + x', mulComm)).toBe(0);
+  });
+
+  it('reads `ℕ` as `Nat`, `ℝ` as `Real`…, and drops coercion arrows', () => {
+    const zeroLe = rec('Nat.zero_le', ['(n : Nat)'], '(0 : Nat) ≤ n');
+    expect(level('(0 : ℕ) ≤ m', zeroLe)).toBe(GOAL_EXACT);
+    expect(level('(0 : ℤ) ≤ m', zeroLe)).toBe(0);
+    const castSucc = rec('Nat.cast_succ', ['(n : ℕ)'], '((n + 1 : ℕ) : ℝ) = n + 1');
+    expect(level('((m + 1 : Nat) : Real) = m + 1', castSucc)).toBe(GOAL_EXACT);
+    const printed = rec('cast_succ', ['(n : ℕ)'], '↑(n + 1) = ↑n + 1');
+    expect(level('↑(m + 1) = ↑m + 1', printed)).toBe(GOAL_EXACT);
+    expect(level('(m + 1) = m + 1', printed)).toBe(GOAL_EXACT);
+  });
+
+  it("reads a goal printed with pp.notation false (LeanHammer's, after withNotation) as the printer writes it with notation", () => {
+    const glorp = rec('my_glorp_lemma', ['(x y : ℕ)'], 'x * y + 7 = 7 + y * x');
+    expect(level(withNotation('Eq (HAdd.hAdd (HMul.hMul a b) 7) (HAdd.hAdd 7 (HMul.hMul b a))'), glorp)).toBe(GOAL_EXACT);
+    const mulAdd = rec('mul_add', ['(a b c : α)'], 'a * (b + c) = a * b + a * c');
+    expect(level(withNotation('Eq (HMul.hMul x (HAdd.hAdd y z)) (HAdd.hAdd (HMul.hMul x y) (HMul.hMul x z))'), mulAdd)).toBe(GOAL_EXACT);
+    // parentheses where precedence needs them, and only there: `(x + y) * z` is not `x + y * z`
+    expect(level(withNotation('Eq (HMul.hMul (HAdd.hAdd x y) z) (HAdd.hAdd (HMul.hMul x y) (HMul.hMul x z))'), mulAdd)).toBe(0);
+    expect(level(withNotation('LE.le (f (HAdd.hAdd x 1)) 2'), rec('f_le', ['(n : ℕ)'], 'f (n + 1) ≤ 2'))).toBe(GOAL_EXACT);
+    // deep nesting is read in bounded work
+    expect(level('= ' + '(+ 1 '.repeat(3000) + 'x' + ')'.repeat(3000) + ' x', glorp)).toBe(0);
+  });
+
+  it('apply: the conclusion matches once the hypotheses are set aside, its binders standing for any term', () => {
+    // an instantiation, not a renaming
+    expect(level('(x + 1) * y = y * (x + 1)', mulComm)).toBe(GOAL_APPLY);
+    // a renaming, but with a hypothesis to prove
+    const sqrtLe = rec('Real.sqrt_le_sqrt', ['{x y : ℝ}', '(h : x ≤ y)'], '√x ≤ √y');
+    expect(level('√u ≤ √v', sqrtLe)).toBe(GOAL_APPLY);
+    const mulLeMul = rec('mul_le_mul', ['{a b c d : α}', '(h₁ : a ≤ b)', '(h₂ : c ≤ d)'], 'a * c ≤ b * d');
+    expect(level('x * (y + 1) ≤ z * w', mulLeMul)).toBe(GOAL_APPLY);
+    // a hypothesis written as an arrow, or as a binder whatever its name
+    expect(level('√u ≤ √v', rec('sqrt_mono', ['{x y : ℝ}'], 'x ≤ y → √x ≤ √y'))).toBe(GOAL_APPLY);
+    expect(level('√u ≤ √v', rec('sqrt_mono', ['{x y : ℝ}', '(le : x ≤ y)'], '√x ≤ √y'))).toBe(GOAL_APPLY);
+    // instances and variables are not hypotheses
+    expect(level('x * y = y * x', rec('mul_comm', ['{M : Type*}', '[CommMonoid M]', '(a b : M)'], 'a * b = b * a'))).toBe(GOAL_EXACT);
+  });
+
+  it('nothing for a conclusion of relations and variables alone, definitions, or another shape', () => {
+    // `a = b` would fit every equation
+    expect(level('x = y', rec('le_antisymm', ['{a b : α}', '(h₁ : a ≤ b)', '(h₂ : b ≤ a)'], 'a = b'))).toBe(0);
+    expect(level('x ≤ z', rec('le_trans', ['{a b c : α}'], 'a ≤ b → b ≤ c → a ≤ c'))).toBe(0);
+    // …unless it is the goal itself, with nothing to prove first
+    expect(level('x ≤ x', rec('le_refl', ['(a : α)'], 'a ≤ a'))).toBe(GOAL_EXACT);
+    expect(level('x * y = y * x', { ...mulComm, kind: 'def' })).toBe(0);
+    expect(level('x * y ≤ y * x', mulComm)).toBe(0);
+    expect(level('', mulComm)).toBe(0);
+  });
+
+  it('Isabelle: `⟦A; B⟧ ⟹ C` and `assumes` set aside, type annotations and `xs`-style variables read', () => {
+    expect(level('mono (h ∘ k)', isa('mono_comp', [], '⟦mono f; mono g⟧ ⟹ mono (f ∘ g)'))).toBe(GOAL_APPLY);
+    expect(level('x + y = y + x', isa('add_commute_nat', [], '(a::nat) + b = b + a'))).toBe(GOAL_EXACT);
+    expect(level('length (as @ bs) = length as + length bs', isa('append_length', [], 'length (xs @ ys) = length xs + length ys'))).toBe(GOAL_EXACT);
+    expect(level('u * 2 ≤ v * 2', isa('mult_mono_nat', ['(a::nat) ≤ b'], 'a * c ≤ b * c'))).toBe(GOAL_APPLY);
+    // an Isabelle goal's own assumptions and binders are the context, not the goal
+    expect(level('⋀x. ⟦P x⟧ ⟹ rev (rev x) = x', isa('rev_rev_ident', [], 'rev (rev xs) = xs'))).toBe(GOAL_EXACT);
+  });
+});
+
+/** Popular premises that share the goal's symbols, used by many proofs, and a lemma that states the goal, used by none. */
+const USERS = Array.from({ length: 40 }, (_, i) => rec(`user${i}`, ['(x y : ℕ)'], `x * y + ${i + 100} = ${i + 100} + y * x`, ['mul_add', 'add_mul', 'add_comm']));
+const CORPUS: PremiseRecord[] = [
+  rec('mul_add', ['(a b c : α)'], 'a * (b + c) = a * b + a * c', [], 'Multiplication distributes over addition: x * y + 7 = 7 + y * x style goals.'),
+  rec('add_mul', ['(a b c : α)'], '(a + b) * c = a * c + b * c', [], 'Multiplication distributes over addition, on the right: x * y + 7 = 7 + y * x.'),
+  rec('add_comm', ['(a b : α)'], 'a + b = b + a'),
+  rec('add_mul_comm_le', ['{a b c : ℕ}', '(h : a ≤ b)'], 'a * c + 7 ≤ 7 + c * b'),
+  rec('glorp_apply', ['{a b : ℕ}', '(h : 0 < a)'], 'a * b + 7 = 7 + b * a'),
+  rec('my_glorp_lemma', ['(x y : ℕ)'], 'x * y + 7 = 7 + y * x'),
+  ...USERS,
+];
+const STATE = 'x y : ℕ\n⊢ x * y + 7 = 7 + y * x';
+
+describe('Engine: the goal match over indexed premises', () => {
+  const engine = (goalMatch?: boolean) => new Engine([segmentOf(CORPUS)], goalMatch === undefined ? {} : { goalMatch });
+  const names = (hs: { name: string }[]) => hs.map((h) => h.name);
+
+  it('puts the premise that states the goal first, then the apply fit, whatever their popularity, in every mode', async () => {
+    for (const mode of ['hybrid', 'bm25'] as const) {
+      // the problem: popularity and shared symbols put the workhorses first
+      const before = names(await engine(false).search(STATE, { k: 10, mode, exclude: USERS.map((u) => u.name) }));
+      expect(before[0]).not.toBe('my_glorp_lemma');
+      const hits = await engine().search(STATE, { k: 10, mode, exclude: USERS.map((u) => u.name) });
+      expect(names(hits).slice(0, 2)).toEqual(['my_glorp_lemma', 'glorp_apply']);
+      expect(hits[0]!.parts.goal).toBe(GOAL_EXACT);
+      expect(hits[1]!.parts.goal).toBe(GOAL_APPLY);
+      expect(hits.slice(2).every((h) => h.parts.goal === undefined)).toBe(true);
+      // scores still fall down the list
+      for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+      // the rest keeps its order
+      expect(names(hits).slice(2)).toEqual(before.filter((n) => n !== 'my_glorp_lemma' && n !== 'glorp_apply').slice(0, 8));
+    }
+  });
+
+  it('holds after the reranker and with a slot given; the search option turns it off; text queries do not take it', async () => {
+    const keep = { score: async (_q: unknown, top: readonly { score: number }[]) => Float32Array.from(top, (c) => -c.score) };
+    const reranked = new Engine([segmentOf(CORPUS)], { reranker: keep });
+    expect(names(await reranked.search(STATE, { k: 3, mode: 'hybrid', rerank: true }))[0]).toBe('my_glorp_lemma');
+    expect(names(await engine().search(STATE, { k: 3, mode: 'hybrid', slot: 'rw' }))[0]).toBe('my_glorp_lemma');
+    const off = await engine().search(STATE, { k: 10, mode: 'hybrid', goalMatch: false });
+    expect(off.every((h) => h.parts.goal === undefined)).toBe(true);
+    expect(names(off)).toEqual(names(await engine(false).search(STATE, { k: 10, mode: 'hybrid' })));
+    const text = await engine().search('x * y + 7 = 7 + y * x', { k: 10, mode: 'hybrid', lang: 'lean' });
+    expect(text.every((h) => h.parts.goal === undefined)).toBe(true);
+  });
+
+  it('a Lean statement query is matched by its conclusion', async () => {
+    const hits = await engine().search('theorem foo (a b : ℕ) : a * b + 7 = 7 + b * a', { k: 3, mode: 'hybrid' });
+    expect(hits[0]!.name).toBe('my_glorp_lemma');
+  });
+});
+
+describe('Engine: the goal match over Isabelle facts', () => {
+  const FACTS: PremiseRecord[] = [
+    isa('Sample_Isa.mono_def', [], 'mono f = (∀x y. x ≤ y ⟶ f x ≤ f y)'),
+    isa('Sample_Isa.mono_comp', [], '⟦mono f; mono g⟧ ⟹ mono (f ∘ g)'),
+    isa('Sample_Isa.mono_id', [], 'mono id'),
+    isa('Sample_Isa.comp_mono_iff', [], 'mono (f ∘ g) ∧ mono f ⟶ mono g ∨ mono (g ∘ f) = mono (f ∘ g)'),
+    ...Array.from({ length: 30 }, (_, i) => isa(`Sample_Isa.user${i}`, [], `mono (f${i} ∘ g) ⟶ mono f${i}`, ['Sample_Isa.mono_def', 'Sample_Isa.comp_mono_iff'])),
+  ];
+  const GOAL = 'goal (1 subgoal):\n 1. mono (h ∘ k)';
+
+  it('a fact whose conclusion is the goal once its assumptions are set aside comes first', async () => {
+    const engine = (goalMatch: boolean) => new Engine([segmentOf(FACTS)], { goalMatch });
+    const before = (await engine(false).search(GOAL, { k: 5, mode: 'hybrid' })).map((h) => h.name);
+    expect(before[0]).not.toBe('Sample_Isa.mono_comp');
+    const hits = await engine(true).search(GOAL, { k: 5, mode: 'hybrid' });
+    expect(hits[0]!.name).toBe('Sample_Isa.mono_comp');
+    expect(hits[0]!.parts.goal).toBe(GOAL_APPLY);
+  });
+});
