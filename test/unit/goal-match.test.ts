@@ -164,3 +164,23 @@ describe('Engine: the goal match over Isabelle facts', () => {
     expect(hits[0]!.parts.goal).toBe(GOAL_APPLY);
   });
 });
+
+describe('the bench measurement', () => {
+  it('finds the premise an exact/apply step names, and ranks it with the signal off and on', async () => {
+    const { goalMatchSteps, namedPremise } = await import('../../server/src/bench/goal-match.js');
+    expect(namedPremise({ tactic: 'exact my_glorp_lemma x y', gold: [['Foo.my_glorp_lemma']] })).toBe('Foo.my_glorp_lemma');
+    expect(namedPremise({ tactic: 'apply @le_trans _ _ _ h', gold: [['le_trans'], ['h']] })).toBe('le_trans');
+    expect(namedPremise({ tactic: 'rw [my_glorp_lemma]', gold: [['my_glorp_lemma']] })).toBeUndefined();
+    expect(namedPremise({ tactic: 'exact h.le', gold: [['le_of_lt']] })).toBeUndefined();
+    const steps = [
+      { id: 's1', style: 'state', text: STATE, gold: [['my_glorp_lemma']], tactic: 'exact my_glorp_lemma x y' },
+      { id: 's2', style: 'state', text: STATE, gold: [['mul_add']], tactic: 'simp [mul_add]' },
+    ];
+    const r = await goalMatchSteps(new Engine([segmentOf(CORPUS)]), steps, { mode: 'hybrid' });
+    expect(r.steps).toBe(1);
+    expect(r.detail[0]).toMatchObject({ id: 's1', premise: 'my_glorp_lemma', on: 1 });
+    expect(r.detail[0]!.off).toBeGreaterThan(1);
+    expect([r.better, r.worse, r.same]).toEqual([1, 0, 0]);
+    expect(r.on['R@1']).toBe(1);
+  });
+});

@@ -15,7 +15,7 @@ commands:
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index|goal-match]
 
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
@@ -240,6 +240,8 @@ throughput and retrieval quality; writes report.json and report.md.
   --rebuild            rebuild the index even when it exists
   --out DIR            where the reports go (default: bench/)
   --only auto-index    only the automatic index stage (needs no evaluation data)
+  --only goal-match    only the goal-match measurement on the LeanDojo exact/apply steps
+                       (the index given by --index, or the bench's, already built)
 
 example:
   premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries
