@@ -377,7 +377,7 @@ interface Reading {
   vars: Set<string>;
   /** Whether a binder is a hypothesis (`(h : a ≤ b)`, an Isabelle `assumes`), not a variable or an instance. */
   hypArgs: boolean;
-  /** Whether the conclusion has a constant beyond relations and connectives (`a * c ≤ b * d`, not `a = b`). */
+  /** Whether the conclusion has SPECIFIC_CONSTANTS constants beyond relations and connectives (`a * c ≤ b * d`, not `a = b` or `IsCompact s`). */
   specific: boolean;
 }
 
@@ -402,7 +402,7 @@ function readPremise(p: FitPremise): Reading {
   const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->', 0, 1)[0];
   const sides = eq === undefined ? undefined : { lhs: strip(concl.slice(0, eq)), rhs: strip(concl.slice(eq + 1)) };
   const hypArgs = p.args.some((a) => isHypothesis(a, isabelle));
-  const specific = concl.some((t) => !vars.has(t) && !OPEN[t] && !CLOSE.has(t) && !LOGICAL.has(t));
+  const specific = constants(concl, vars) >= SPECIFIC_CONSTANTS;
   r = { kind: p.kind, concl: strip(concl), sides, hyps, vars, hypArgs, specific };
   if (Object.isFrozen(p)) readings.set(p, r);
   return r;
@@ -410,6 +410,30 @@ function readPremise(p: FitPremise): Reading {
 
 /** An Isabelle fact's free variables beyond single letters: `xs`, `ys`, `x1`, `As`. */
 const ISA_VAR = /^[A-Za-z](?:s|[0-9]+)?'*$/;
+
+/**
+ * Constants (occurrences) a conclusion needs for the goal match: with fewer (`a = b`,
+ * `IsCompact s`, `0 < a`, `FG S`, a namespace read away) it fits every goal of its
+ * shape or head, which says little about this one. On the Mathlib premise-retrieval
+ * statements, one constant lifted ten `IsCompact _` lemmas above the gold premises.
+ */
+const SPECIFIC_CONSTANTS = 2;
+/** A single letter (`𝕜`, `ι`, `F`; not `ℕ`, `ℝ`…) is a variable the section declared, not a constant saying what the goal is. */
+const LETTER = /^(?![ℕℤℚℝℂ])\p{L}[₀-₉ₐ-ₜᵢ-ᵪ']*$/u;
+
+/** The constants of a conclusion that say what it is about: not variables, relations, single letters or type ascriptions (`(s : Set α)`). */
+function constants(concl: Tok[], vars: Set<string>): number {
+  let n = 0;
+  // per open group: whether its `:` has been passed (a type follows)
+  const typed: boolean[] = [];
+  for (const t of concl) {
+    if (OPEN[t]) typed.push(false);
+    else if (CLOSE.has(t)) typed.pop();
+    else if (t === ':' && typed.length) typed[typed.length - 1] = true;
+    else if (!typed.includes(true) && !vars.has(t) && !LOGICAL.has(t) && !LETTER.test(t)) n++;
+  }
+  return n;
+}
 
 /** Relations, connectives and quantifiers: a conclusion made of these and variables alone (`a = b`) fits any goal of its shape. */
 const LOGICAL = new Set(['=', '≠', '<', '≤', '>', '≥', '↔', '<->', '∣', '∈', '∉', '⊆', '⊂', '∧', '∨', '¬', '→', '->', '⟹', '∀', '∃', '≍', ',', '.', ':', 'True', 'False']);
@@ -463,9 +487,9 @@ function goalConclusion(ts: Tok[]): Tok[] {
  * whose conclusion is the goal up to renaming its own binders (each to one token
  * of the goal, no two to the same), with no hypotheses (`exact my_lemma x y`
  * closes it); GOAL_APPLY for one whose conclusion matches the goal with its
- * binders as pattern variables once its hypotheses are set aside (`apply`), when
- * that conclusion has a constant beyond relations (`le_antisymm`'s `a = b` fits
- * every equation); 0 otherwise, and for definitions. Read as the slot matcher reads
+ * binders as pattern variables once its hypotheses are set aside (`apply`); 0
+ * otherwise, for definitions, and for conclusions with fewer than SPECIFIC_CONSTANTS
+ * constants beyond relations (`le_antisymm`'s `a = b` fits every equation). Read as the slot matcher reads
  * (`ℕ` = `Nat`, coercion arrows dropped, constants by their last name part).
  */
 export function goalMatcher(goalText: string): (p: FitPremise) => number {
@@ -476,10 +500,9 @@ export function goalMatcher(goalText: string): (p: FitPremise) => number {
     budget = MATCH_BUDGET;
     const r = readPremise(p);
     if (!r.concl.length) return 0;
-    const renaming = matchAt([...r.concl, END], goal.ended, 0, r.vars, 0, new Map(), isRenaming) === goal.ended.length;
-    if (renaming && !r.hyps && !r.hypArgs) return GOAL_EXACT;
     if (!r.specific) return 0;
-    if (renaming) return GOAL_APPLY;
+    const renaming = matchAt([...r.concl, END], goal.ended, 0, r.vars, 0, new Map(), isRenaming) === goal.ended.length;
+    if (renaming) return r.hyps || r.hypArgs ? GOAL_APPLY : GOAL_EXACT;
     budget = MATCH_BUDGET;
     return matches(r.concl, goal, r.vars, true) ? GOAL_APPLY : 0;
   };
