@@ -90,6 +90,15 @@ describe('goalMatcher', () => {
     expect(level('', mulComm)).toBe(0);
   });
 
+  it('matches a huge goal in bounded work, one budget per premise', () => {
+    const addZero = rec('add_zero', ['(a : M)'], 'a + 0 = a * 1');
+    const fit = goalMatcher('f ' + '( g x '.repeat(40_000));
+    for (let i = 0; i < 50; i++) expect(fit(addZero)).toBe(0);
+    expect(level('x '.repeat(100_000) + '+ 0 = x * 1', addZero)).toBe(0);
+    expect(level('('.repeat(100_000) + 'x + 0 = x * 1' + ')'.repeat(100_000), addZero)).toBe(GOAL_EXACT);
+    expect(level('∀ a, '.repeat(30_000) + 'x + 0 = x * 1', addZero)).toBe(GOAL_EXACT);
+  });
+
   it('Isabelle: `⟦A; B⟧ ⟹ C` and `assumes` set aside, type annotations and `xs`-style variables read', () => {
     expect(level('mono (h ∘ k)', isa('mono_comp', [], '⟦mono f; mono g⟧ ⟹ mono (f ∘ g)'))).toBe(GOAL_APPLY);
     expect(level('x + y = y + x', isa('add_commute_nat', [], '(a::nat) + b = b + a'))).toBe(GOAL_EXACT);

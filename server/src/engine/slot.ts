@@ -503,7 +503,7 @@ export function goalMatcher(goalText: string): (p: FitPremise) => number {
     if (!r.specific) return 0;
     const renaming = matchAt([...r.concl, END], goal.ended, 0, r.vars, 0, new Map(), isRenaming) === goal.ended.length;
     if (renaming) return r.hyps || r.hypArgs ? GOAL_APPLY : GOAL_EXACT;
-    budget = MATCH_BUDGET;
+    // the same budget: one premise costs one whatever the goal
     return matches(r.concl, goal, r.vars, true) ? GOAL_APPLY : 0;
   };
 }
