@@ -26,7 +26,7 @@ import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/v
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
-import { GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
+import { conclusionKey, GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
@@ -190,13 +190,18 @@ function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weigh
  */
 function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candidate) => boolean): void {
   if (!list.length) return;
-  const levelOf = goalMatcher(q.goal);
+  const levelOf = goalMatcher(q.goal, q.style === 'isabelle-state' ? q.hyps : []);
   const level = new Map<Candidate, number>();
+  // one premise per conclusion is lifted, the best placed: its twins stay where they are
+  const lifted = new Set<string>();
   for (let i = 0; i < list.length; i++) {
     const c = list[i]!;
     if (i >= GOAL_TOP && !anywhere(c)) continue;
     const l = levelOf(c.info);
-    if (l) level.set(c, (c.parts.goal = l));
+    if (!l) continue;
+    c.parts.goal = l;
+    const key = conclusionKey(c.info);
+    if (!lifted.has(key)) (lifted.add(key), level.set(c, l));
   }
   if (!level.size) return;
   const tiers = [GOAL_EXACT, GOAL_APPLY, 0].map((t) => list.filter((c) => (level.get(c) ?? 0) === t));

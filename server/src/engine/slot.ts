@@ -8,6 +8,7 @@
  */
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
+import { splitIsabelleProp } from './query.js';
 
 /** What a slot asks of a premise. */
 export type SlotKind = 'rw' | 'simp' | 'exact' | 'apply' | 'rule' | 'using';
@@ -379,6 +380,10 @@ interface Reading {
   hypArgs: boolean;
   /** Whether the conclusion has SPECIFIC_CONSTANTS constants beyond relations and connectives (`a * c ≤ b * d`, not `a = b` or `IsCompact s`). */
   specific: boolean;
+  /** How many (`constants`). */
+  constants: number;
+  /** An Isabelle fact with assumptions: them, `;`-separated, then `⟹` and the conclusion. */
+  statement?: Tok[];
 }
 
 /** Readings of the records the premise table keeps (the same object while kept; see PremiseTable.get). */
@@ -402,8 +407,16 @@ function readPremise(p: FitPremise): Reading {
   const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->', 0, 1)[0];
   const sides = eq === undefined ? undefined : { lhs: strip(concl.slice(0, eq)), rhs: strip(concl.slice(eq + 1)) };
   const hypArgs = p.args.some((a) => isHypothesis(a, isabelle));
-  const specific = constants(concl, vars) >= SPECIFIC_CONSTANTS;
-  r = { kind: p.kind, concl: strip(concl), sides, hyps, vars, hypArgs, specific };
+  const nConstants = constants(concl, vars);
+  let statement: Tok[] | undefined;
+  if (isabelle && (hyps || hypArgs)) {
+    // assumptions in order (`assumes`, then `⟦…⟧ ⟹`), then the conclusion
+    const prop = splitIsabelleProp(text.replace(ISA_ANNOTATION, '$1'));
+    const assumptions = [...p.args.filter((a) => isHypothesis(a, true)).map((a) => a.replace(ISA_ANNOTATION, '$1')), ...prop.hyps];
+    statement = tokens(`${assumptions.join(' ; ')} ⟹ ${prop.goal}`);
+    for (const t of statement) if (SINGLE_VAR.test(t) || ISA_VAR.test(t)) vars.add(t);
+  }
+  r = { kind: p.kind, concl: strip(concl), sides, hyps, vars, hypArgs, specific: nConstants >= SPECIFIC_CONSTANTS, constants: nConstants, statement };
   if (Object.isFrozen(p)) readings.set(p, r);
   return r;
 }
@@ -418,6 +431,12 @@ const ISA_VAR = /^[A-Za-z](?:s|[0-9]+)?'*$/;
  * statements, one constant lifted ten `IsCompact _` lemmas above the gold premises.
  */
 const SPECIFIC_CONSTANTS = 2;
+/**
+ * Share of the goal's constants an `apply` fit's conclusion must have itself: its
+ * variables may stand for little of the goal (`div_pos`'s `0 < a / b` for `0 < 1 / gcd`
+ * moved the gold `one_div_pos` from first to fourth on a LeanDojo step).
+ */
+const APPLY_COVERAGE = 0.75;
 /** A single letter (`𝕜`, `ι`, `F`; not `ℕ`, `ℝ`…) is a variable the section declared, not a constant saying what the goal is. */
 const LETTER = /^(?![ℕℤℚℝℂ])\p{L}[₀-₉ₐ-ₜᵢ-ᵪ']*$/u;
 
@@ -487,14 +506,20 @@ function goalConclusion(ts: Tok[]): Tok[] {
  * whose conclusion is the goal up to renaming its own binders (each to one token
  * of the goal, no two to the same), with no hypotheses (`exact my_lemma x y`
  * closes it); GOAL_APPLY for one whose conclusion matches the goal with its
- * binders as pattern variables once its hypotheses are set aside (`apply`); 0
- * otherwise, for definitions, and for conclusions with fewer than SPECIFIC_CONSTANTS
- * constants beyond relations (`le_antisymm`'s `a = b` fits every equation). Read as the slot matcher reads
+ * binders as pattern variables once its hypotheses are set aside (`apply`), when
+ * its constants are APPLY_COVERAGE of the goal's; 0 otherwise, for definitions, and
+ * for conclusions with fewer than SPECIFIC_CONSTANTS constants beyond relations
+ * (`le_antisymm`'s `a = b` fits every equation). An Isabelle fact with assumptions
+ * is GOAL_EXACT when its assumptions and conclusion match the goal's (`goalHyps`),
+ * else 0: Isabelle takes no `apply` fit. Read as the slot matcher reads
  * (`ℕ` = `Nat`, coercion arrows dropped, constants by their last name part).
  */
-export function goalMatcher(goalText: string): (p: FitPremise) => number {
+export function goalMatcher(goalText: string, goalHyps: readonly string[] = []): (p: FitPremise) => number {
   const toks = strip(goalConclusion(tokens(goalText)));
   const goal: Goal = { toks, ended: [...toks, END], set: new Set(toks) };
+  const goalConstants = constants(toks, new Set());
+  // an Isabelle goal's assumptions and conclusion, as a fact with assumptions is matched against them
+  const assumed = goalHyps.length ? [...tokens(goalHyps.join(' ; ')), '⟹', ...toks, END] : undefined;
   return (p) => {
     if (!toks.length || DEFINITIONS.has(p.kind)) return 0;
     budget = MATCH_BUDGET;
@@ -502,10 +527,28 @@ export function goalMatcher(goalText: string): (p: FitPremise) => number {
     if (!r.concl.length) return 0;
     if (!r.specific) return 0;
     const renaming = matchAt([...r.concl, END], goal.ended, 0, r.vars, 0, new Map(), isRenaming) === goal.ended.length;
-    if (renaming) return r.hyps || r.hypArgs ? GOAL_APPLY : GOAL_EXACT;
+    if (renaming && !r.hyps && !r.hypArgs) return GOAL_EXACT;
+    if (p.lang === 'isabelle') {
+      // `⟦A; B⟧ ⟹ C` states the goal `⟦A'; B'⟧ ⟹ C'` when all of it matches, renamed
+      return r.statement && assumed && matchAt([...r.statement, END], assumed, 0, r.vars, 0, new Map(), isRenaming) === assumed.length ? GOAL_EXACT : 0;
+    }
+    if (r.constants < APPLY_COVERAGE * goalConstants) return 0;
+    if (renaming) return GOAL_APPLY;
     // the same budget: one premise costs one whatever the goal
     return matches(r.concl, goal, r.vars, true) ? GOAL_APPLY : 0;
   };
+}
+
+/**
+ * A premise's conclusion up to renaming its variables (`a * b = b * a` and
+ * `x * y = y * x` alike), with how many hypotheses it has: the goal match lifts one
+ * premise per key (twins in sibling theories state the same fact).
+ */
+export function conclusionKey(p: FitPremise): string {
+  const r = readPremise(p);
+  const names = new Map<string, string>();
+  const canon = r.concl.map((t) => (r.vars.has(t) ? (names.get(t) ?? (names.set(t, `#${names.size}`), `#${names.size - 1}`)) : t));
+  return `${r.hyps || r.hypArgs ? 'h' : ''}:${canon.join(' ')}`;
 }
 
 function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): number {
