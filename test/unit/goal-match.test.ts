@@ -166,6 +166,22 @@ describe('Engine: the goal match over indexed premises', () => {
     expect(text.every((h) => h.parts.goal === undefined)).toBe(true);
   });
 
+  it('lifts one premise per conclusion, and not a copy of the theorem being proved under its name', async () => {
+    const twins = [...CORPUS, rec('Other.my_glorp_lemma', ['(p q : ℕ)'], 'p * q + 7 = 7 + q * p'), rec('Twin.glorp', ['(a b : ℕ)'], 'a * b + 7 = 7 + b * a')];
+    const e = () => new Engine([segmentOf(twins)]);
+    const hits = await e().search(STATE, { k: 40, mode: 'hybrid' });
+    // three state the goal: the best placed is lifted, the others keep their places (their part says they match)
+    const exact = hits.filter((h) => h.parts.goal === GOAL_EXACT).map((h) => h.name);
+    expect(exact.sort()).toEqual(['Other.my_glorp_lemma', 'Twin.glorp', 'my_glorp_lemma'].sort());
+    expect(exact).toContain(hits[0]!.name);
+    for (const twin of exact.filter((n) => n !== hits[0]!.name)) expect(hits.findIndex((h) => h.name === twin)).toBeGreaterThan(0);
+    // proving my_glorp_lemma: its copy under the same name elsewhere is not lifted, another twin is
+    const proving = await e().search(STATE, { k: 40, mode: 'hybrid', exclude: ['my_glorp_lemma'] });
+    expect(proving[0]!.name).toBe('Twin.glorp');
+    const other = proving.findIndex((h) => h.name === 'Other.my_glorp_lemma');
+    expect(other).toBeGreaterThan(0);
+  });
+
   it('a Lean statement query is matched by its conclusion', async () => {
     const hits = await engine().search('theorem foo (a b : ℕ) : a * b + 7 = 7 + b * a', { k: 3, mode: 'hybrid' });
     expect(hits[0]!.name).toBe('my_glorp_lemma');

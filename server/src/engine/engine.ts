@@ -188,8 +188,11 @@ function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weigh
  * those `anywhere` says (premises held in memory: a caller's new ones, the edited
  * documents', the nearby ones), whose metadata costs no read from disk.
  */
-function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candidate) => boolean): void {
+function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candidate) => boolean, exclude: readonly string[]): void {
   if (!list.length) return;
+  // the theorem being proved, copied under its own name in another development (the AFP's
+  // parallel theories: `Global_Invariants.foo` while proving `D_Global_Invariants.foo`), is not lifted
+  const proving = new Set(exclude.map(lastPart));
   const levelOf = goalMatcher(q.goal, q.style === 'isabelle-state' ? q.hyps : []);
   const level = new Map<Candidate, number>();
   // one premise per conclusion is lifted, the best placed: its twins stay where they are
@@ -201,7 +204,7 @@ function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candida
     if (!l) continue;
     c.parts.goal = l;
     const key = conclusionKey(c.info);
-    if (!lifted.has(key)) (lifted.add(key), level.set(c, l));
+    if (!lifted.has(key) && !proving.has(lastPart(c.info.name))) (lifted.add(key), level.set(c, l));
   }
   if (!level.size) return;
   const tiers = [GOAL_EXACT, GOAL_APPLY, 0].map((t) => list.filter((c) => (level.get(c) ?? 0) === t));
@@ -219,6 +222,7 @@ function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candida
   }
   list.splice(0, list.length, ...tiers.flat());
 }
+const lastPart = (name: string) => name.slice(name.lastIndexOf('.') + 1);
 /**
  * Candidates the goal match reads from the top of the fused list (a candidate's
  * metadata is read from disk when first asked for: reading the whole pool, up to a
@@ -656,7 +660,7 @@ export class Engine implements PremiseSearch {
     if (slot) slotRerank(q, slot, SLOT_WEIGHT, list);
     // the tactic unknown: what acts on the goal as it stands (the reranker reads that itself)
     else if (mode === 'hybrid' && !rerank && w.fit > 0) slotRerank(q, UNKNOWN_SLOT, w.fit, list);
-    if ((opts.goalMatch ?? this.opts.goalMatch ?? true) && q.style !== 'text') goalMatchOrder(q, list, (c) => !!c.parts.local || !this.base.includes(c.seg));
+    if ((opts.goalMatch ?? this.opts.goalMatch ?? true) && q.style !== 'text') goalMatchOrder(q, list, (c) => !!c.parts.local || !this.base.includes(c.seg), opts.exclude ?? []);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 
