@@ -64,6 +64,11 @@ describe('goalMatcher', () => {
     // …not where its variables stand for much of the goal (`div_pos` for `0 < 1 / gcd`)
     expect(level('(x + 1) * y = y * (x + 1)', mulComm)).toBe(0);
     expect(level('0 < 1 / gcd', rec('div_pos', ['{a b : α}', '(ha : 0 < a)', '(hb : 0 < b)'], '0 < a / b'))).toBe(0);
+    // the state's own variables are not constants of the goal: `ad * bd` is as much `a * b` as `x * y`
+    const mulPos = rec('mul_pos', ['{a b : α}', '(ha : 0 < a)', '(hb : 0 < b)'], '0 < a * b');
+    expect(level('0 < ad * (bd + 1)', mulPos)).toBe(0);
+    expect(goalMatcher('0 < ad * (bd + 1)', [], ['ad', 'bd'])(mulPos)).toBe(0);
+    expect(goalMatcher('0 < ad * bd', [], ['ad', 'bd'])(mulPos)).toBe(GOAL_APPLY);
     // a renaming, but with a hypothesis to prove
     const sqrtLe = rec('Real.sqrt_le_sqrt', ['{x y : ℝ}', '(h : x ≤ y)'], '√x ≤ √y');
     expect(level('√u ≤ √v', sqrtLe)).toBe(GOAL_APPLY);

@@ -110,6 +110,6 @@ export function renderGoalMatch(s: GoalMatchSummary): string[] {
     '',
     '| step | tactic | premise | off | on |',
     '|---|---|---|---|---|',
-    ...s.detail.map((d) => `| ${d.id} | \`${d.tactic.replace(/\|/g, '\\|').slice(0, 60)}\` | ${d.premise} | ${d.off ?? '–'} | ${d.on ?? '–'} |`),
+    ...s.detail.map((d) => `| ${d.id} | \`${d.tactic.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 60)}\` | ${d.premise} | ${d.off ?? '–'} | ${d.on ?? '–'} |`),
   ];
 }

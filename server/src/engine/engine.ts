@@ -193,7 +193,10 @@ function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candida
   // the theorem being proved, copied under its own name in another development (the AFP's
   // parallel theories: `Global_Invariants.foo` while proving `D_Global_Invariants.foo`), is not lifted
   const proving = new Set(exclude.map(lastPart));
-  const levelOf = goalMatcher(q.goal, q.style === 'isabelle-state' ? q.hyps : []);
+  const isabelle = q.style === 'isabelle-state';
+  // a Lean state's hypotheses declare its variables: `x y : ℕ`
+  const locals = isabelle ? [] : q.hyps.flatMap((h) => /^([^:]*?)\s:\s/.exec(h)?.[1]!.split(/\s+/).filter(Boolean) ?? []);
+  const levelOf = goalMatcher(q.goal, isabelle ? q.hyps : [], locals);
   const level = new Map<Candidate, number>();
   // one premise per conclusion is lifted, the best placed: its twins stay where they are
   const lifted = new Set<string>();

@@ -514,10 +514,11 @@ function goalConclusion(ts: Tok[]): Tok[] {
  * else 0: Isabelle takes no `apply` fit. Read as the slot matcher reads
  * (`ℕ` = `Nat`, coercion arrows dropped, constants by their last name part).
  */
-export function goalMatcher(goalText: string, goalHyps: readonly string[] = []): (p: FitPremise) => number {
+export function goalMatcher(goalText: string, goalHyps: readonly string[] = [], locals: Iterable<string> = []): (p: FitPremise) => number {
   const toks = strip(goalConclusion(tokens(goalText)));
   const goal: Goal = { toks, ended: [...toks, END], set: new Set(toks) };
-  const goalConstants = constants(toks, new Set());
+  // the state's own variables (`ad bd : α`) are not constants of the goal
+  const goalConstants = constants(toks, new Set(locals));
   // an Isabelle goal's assumptions and conclusion, as a fact with assumptions is matched against them
   const assumed = goalHyps.length ? [...tokens(goalHyps.join(' ; ')), '⟹', ...toks, END] : undefined;
   return (p) => {
