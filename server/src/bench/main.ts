@@ -18,6 +18,7 @@ import { packageRoot } from '../paths.js';
 import { renderMarkdown, renderProjects, type ProjectBench } from './report.js';
 import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-index.js';
 import { runWorker, type BenchConfig } from './worker.js';
+import { renderGoalMatch, type GoalMatchSummary } from './goal-match.js';
 
 function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
   const self = fileURLToPath(import.meta.url);
@@ -117,6 +118,12 @@ async function main(): Promise<void> {
     shared,
     rebuild: !!values.rebuild,
   };
+  if (values.only === 'goal-match') {
+    // the goal-match measurement alone, on an index already built
+    const g = child('goal-match', cfg) as { runs: GoalMatchSummary[] };
+    process.stdout.write(JSON.stringify(g) + '\n' + g.runs.flatMap((run) => [...renderGoalMatch(run), '']).join('\n'));
+    return;
+  }
   const outDir = resolve(values.out ?? join(root, 'bench'));
   mkdirSync(outDir, { recursive: true });
   const report: Record<string, unknown> = {

@@ -1,5 +1,6 @@
 /** bench/report.md: the readable summary of bench/report.json, with targets and ratios to BM25. */
 import type { EvalReport } from '../eval/run.js';
+import { renderGoalMatch, type GoalMatchSummary } from './goal-match.js';
 
 type Lat = Record<string, { p50: number; p95: number; p99: number; mean: number }>;
 
@@ -61,6 +62,7 @@ export function renderMarkdown(r: Record<string, any>): string {
     for (const st of Object.keys(qon.byStyle)) L.push(`| ${st} | ${qon.byStyle[st]!.queries} | ${cell(qb, st)} | ${cell(qoff, st)} | ${cell(qon, st)} |`);
     L.push(`| all | ${qon.scoredQueries} | ${cell(qb)} | ${cell(qoff)} | ${cell(qon)} |`, '', 'Targets: all nDCG@10 ≥ 0.50; natural R@10 ≥ 0.65; every style ≥ BM25 and above the informal-off hybrid.', '');
   }
+  if (r.quality?.goalMatch) L.push(...renderGoalMatch(r.quality.goalMatch as GoalMatchSummary), '');
   // the AFP lemmas by half: the Isabelle weights were chosen on dev
   const afp = evals.filter((e) => e.dataset === 'afp');
   if (afp.length) {

@@ -13,6 +13,7 @@ import { openProject } from '../indexing/project-engine.js';
 import { Logger } from '../lsp/log.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
+import { goalMatchSteps } from './goal-match.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -129,6 +130,7 @@ async function quality(cfg: BenchConfig) {
   const modes = evalModes(engine);
   const slotMode: EvalMode = engine.hasDense ? 'hybrid' : 'bm25';
   const out = [];
+  let goalMatch: Awaited<ReturnType<typeof goalMatchSteps>> | undefined;
   for (const [name, rel] of EVAL_FILES) {
     const path = join(cfg.shared, 'data', rel);
     if (!existsSync(path)) continue;
@@ -138,8 +140,22 @@ async function quality(cfg: BenchConfig) {
     if (name === 'mathlibqr' && engine.hasDense) out.push(await runEval(engine, name, qs, 'hybrid', { informal: false }));
     // the slot as a signal: the steps whose tactic has one, without and with it
     if (name === 'leandojo') for (const use of ['steps', 'given'] as const) out.push(await runEval(engine, name, qs, slotMode, { slot: use }));
+    // the goal match: the premise an `exact`/`apply` step names, ranked with the signal off and on
+    if (name === 'leandojo') goalMatch = await goalMatchSteps(engine, qs, { mode: slotMode });
   }
-  return { evals: out };
+  return { evals: out, goalMatch };
+}
+
+/** The goal-match measurement alone (`bench --only goal-match`), on the LeanDojo steps, first stage and reranked. */
+async function goalMatchStage(cfg: BenchConfig) {
+  const engine = await openEngine(cfg.indexDir);
+  const path = join(cfg.shared, 'data', 'leandojo', 'dev_steps.jsonl');
+  if (!existsSync(path)) throw new Error(`no LeanDojo steps at ${path}`);
+  const qs = loadDataset('leandojo', path);
+  const mode = engine.hasDense ? 'hybrid' : 'bm25';
+  const runs = [await goalMatchSteps(engine, qs, { mode, rerank: false })];
+  if (engine.hasReranker) runs.push(await goalMatchSteps(engine, qs, { mode, rerank: true }));
+  return { runs };
 }
 
 /** The AFP index on its own held-out lemmas (eval/isabelle-lemmas.ts). */
@@ -199,6 +215,8 @@ export async function runWorker(stage: string, cfg: BenchConfig): Promise<unknow
       return quality(cfg);
     case 'afp':
       return afp(cfg);
+    case 'goal-match':
+      return goalMatchStage(cfg);
     case 'completion':
       return completion(cfg);
     case 'project':

@@ -25,6 +25,7 @@ export const ENGINE_FLAGS = {
   'text-tower': { type: 'string' },
   'no-text-tower': { type: 'boolean' },
   fusion: { type: 'string' },
+  'no-goal-match': { type: 'boolean' },
 } as const;
 
 interface EngineFlagValues {
@@ -36,6 +37,7 @@ interface EngineFlagValues {
   'text-tower'?: string;
   'no-text-tower'?: boolean;
   fusion?: string;
+  'no-goal-match'?: boolean;
 }
 
 /** The engine options the flags give (`sparseOnly`: the mode needs no encoder); a usage error for bad weights before any index is read. */
@@ -47,6 +49,8 @@ function openOptions(values: EngineFlagValues, sparseOnly: boolean): OpenOptions
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,
+    // the order without the goal-match signal (for before/after comparisons)
+    ...(values['no-goal-match'] ? { goalMatch: false } : {}),
     sparseOnly: sparseOnly && !values.rerank,
   };
 }

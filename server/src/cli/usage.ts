@@ -17,7 +17,7 @@ commands:
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   doctor [<dir>] [--index DIR]
   cache list [--json] | cache clean [--all] [--dry-run]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project|goal-match]
 
 premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
@@ -38,7 +38,9 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0,0.3 Lean;
                        0,0.9,0.2,0.8,1,0,0,0,0 Isabelle goals; 0.5,0.9,0.4,0,0,0.45,0,0,0 text with
                        formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4,0 prose); fit: with no slot given,
-                       how much what acts on the goal moves up (hybrid, not reranked)`;
+                       how much what acts on the goal moves up (hybrid, not reranked)
+  --no-goal-match      no goal match: a premise whose conclusion is the goal no longer
+                       comes first, nor one that is the goal once its hypotheses are set aside`;
 
 const LLM = `  --llm URL            an OpenAI-compatible chat endpoint for LLM help (off by default;
                        the key, if any, from PREMISE_LSP_LLM_KEY)
@@ -295,6 +297,8 @@ throughput and retrieval quality; writes report.json and report.md.
                        in its automatic index (see eval --help), by half, gold by part
   --project-limit N    at most N theorems of each half of each project (default: all)
   --only project       only the projects (report-projects.json and report-projects.md)
+  --only goal-match    only the goal-match measurement on the LeanDojo exact/apply steps
+                       (the index given by --index, or the bench's, already built)
 
 example:
   premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries

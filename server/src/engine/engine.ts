@@ -26,7 +26,7 @@ import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/v
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
-import { slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
+import { conclusionKey, GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
@@ -81,6 +81,8 @@ export interface EngineOptions {
   vocabulary?: Vocabulary;
   /** Most bytes each cache of per-search premises holds (vectors + keys; segments, estimated) (default EXTRA_CACHE_BYTES). */
   extraCacheBytes?: number;
+  /** The goal-match signal when a search does not say (default true; types.ts, `SearchOptions.goalMatch`). */
+  goalMatch?: boolean;
   /** Each base segment's source roots, in order (an index's manifest `sources`): where `sourcePath` finds its premises' files. */
   sourceRoots?: readonly (readonly string[])[];
   /**
@@ -182,6 +184,61 @@ function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weigh
   }
   resortHead(list, top.length);
 }
+
+/**
+ * The goal-match signal: premises whose conclusion is the goal come first, then
+ * those that are the goal once their hypotheses are set aside, then the rest,
+ * each group in the order it had; scores are lifted so that they still fall down
+ * the list. Read: the top GOAL_TOP candidates, and wherever they are in the pool
+ * those `anywhere` says (premises held in memory: a caller's new ones, the edited
+ * documents', the nearby ones), whose metadata costs no read from disk.
+ */
+function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candidate) => boolean, exclude: readonly string[]): void {
+  if (!list.length) return;
+  // the theorem being proved, copied under its own name in another development (the AFP's
+  // parallel theories: `Global_Invariants.foo` while proving `D_Global_Invariants.foo`), is not lifted
+  const proving = new Set(exclude.map(lastPart));
+  const isabelle = q.style === 'isabelle-state';
+  // a Lean state's hypotheses declare its variables: `x y : ℕ`
+  const locals = isabelle ? [] : q.hyps.flatMap((h) => /^([^:]*?)\s:\s/.exec(h)?.[1]!.split(/\s+/).filter(Boolean) ?? []);
+  const levelOf = goalMatcher(q.goal, isabelle ? q.hyps : [], locals);
+  const level = new Map<Candidate, number>();
+  // one premise per conclusion is lifted, the best placed: its twins stay where they are
+  const lifted = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    if (i >= GOAL_TOP && !anywhere(c)) continue;
+    const l = levelOf(c.info);
+    if (!l) continue;
+    c.parts.goal = l;
+    const key = conclusionKey(c.info);
+    if (!lifted.has(key) && !proving.has(lastPart(c.info.name))) (lifted.add(key), level.set(c, l));
+  }
+  if (!level.size) return;
+  const tiers = [GOAL_EXACT, GOAL_APPLY, 0].map((t) => list.filter((c) => (level.get(c) ?? 0) === t));
+  // from the bottom up: each group whole just above the best score below it
+  let below = -Infinity;
+  for (let i = tiers.length - 1; i >= 0; i--) {
+    const tier = tiers[i]!;
+    if (!tier.length) continue;
+    const low = Math.min(...tier.map((c) => c.score));
+    if (Number.isFinite(below) && low <= below) {
+      const shift = below - low + GOAL_GAP * Math.max(1, Math.abs(below));
+      for (const c of tier) c.score += shift;
+    }
+    below = Math.max(below, ...tier.map((c) => c.score));
+  }
+  list.splice(0, list.length, ...tiers.flat());
+}
+const lastPart = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+/**
+ * Candidates the goal match reads from the top of the fused list (a candidate's
+ * metadata is read from disk when first asked for: reading the whole pool, up to a
+ * thousand candidates with the graph votes, tripled a search's time).
+ */
+const GOAL_TOP = 100;
+/** Least lead of a goal-match group over the best score below it, relative to that score. */
+const GOAL_GAP = 1e-3;
 
 const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
 const usesVectors = (mode: Mode) => mode === 'dense' || mode === 'hybrid';
@@ -365,6 +422,7 @@ export class Engine implements PremiseSearch {
         opts.hidden ?? [],
         opts.nearby ?? [],
         slotOf(opts.slot) ?? '',
+        opts.goalMatch ?? this.opts.goalMatch ?? true,
       ]);
     const parsed = queries.map(parseQuery);
     const dense = usesVectors(mode) && !!this.opts.encoder;
@@ -610,6 +668,7 @@ export class Engine implements PremiseSearch {
     if (slot) slotRerank(q, slot, SLOT_WEIGHT, list);
     // the tactic unknown: what acts on the goal as it stands (the reranker reads that itself)
     else if (mode === 'hybrid' && !rerank && w.fit > 0) slotRerank(q, UNKNOWN_SLOT, w.fit, list);
+    if ((opts.goalMatch ?? this.opts.goalMatch ?? true) && q.style !== 'text') goalMatchOrder(q, list, (c) => !!c.parts.local || !this.base.includes(c.seg), opts.exclude ?? []);
     return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 

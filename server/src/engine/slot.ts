@@ -8,6 +8,7 @@
  */
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
+import { splitIsabelleProp } from './query.js';
 
 /** What a slot asks of a premise. */
 export type SlotKind = 'rw' | 'simp' | 'exact' | 'apply' | 'rule' | 'using';
@@ -50,6 +51,91 @@ function tokens(s: string): Tok[] {
   return normalize(s.replace(/✝\d*/g, '').match(TOKEN) ?? []);
 }
 
+/** Binary operators Lean writes infix: precedence, and which operand may be at the same precedence unparenthesised. */
+const INFIX = new Map<Tok, { prec: number; assoc: 'left' | 'right' | 'none' }>([
+  ...(['=', '≠', '≤', '<', '≥', '>', '∈', '∉', '⊆', '⊂', '∣', '≍'] as const).map((t) => [t, { prec: 50, assoc: 'none' as const }] as const),
+  ['↔', { prec: 20, assoc: 'none' }],
+  ['∧', { prec: 35, assoc: 'right' }],
+  ['∨', { prec: 30, assoc: 'right' }],
+  ['+', { prec: 65, assoc: 'left' }],
+  ['-', { prec: 65, assoc: 'left' }],
+  ['++', { prec: 65, assoc: 'left' }],
+  ['∪', { prec: 65, assoc: 'left' }],
+  ['*', { prec: 70, assoc: 'left' }],
+  ['/', { prec: 70, assoc: 'left' }],
+  ['%', { prec: 70, assoc: 'left' }],
+  ['∩', { prec: 70, assoc: 'left' }],
+  ['\\', { prec: 70, assoc: 'left' }],
+  ['•', { prec: 73, assoc: 'right' }],
+  ['^', { prec: 75, assoc: 'right' }],
+  ['∘', { prec: 90, assoc: 'right' }],
+]);
+/** An application's precedence; an atom's is higher still. */
+const APP = 1023;
+const ATOM = 1024;
+/** Deeper nesting is left as written (each level is a stack frame). */
+const INFIX_MAX_DEPTH = 256;
+
+/**
+ * A goal printed with `pp.notation false`, as `withNotation` writes it
+ * (`= (* a b) (* b a)`; LeanHammer sends goals so), read as the printer writes it
+ * with notation (`a * b = b * a`): parentheses only where precedence needs them.
+ */
+function infixed(ts: Tok[]): Tok[] {
+  if (ts.length > UNWRAP_MAX_TOKENS || !ts.some((t, i) => INFIX.has(t) && (i === 0 || ts[i - 1] === '('))) return ts;
+  return printed(ts, 0, ts.length, 0).toks;
+}
+
+interface Printed {
+  toks: Tok[];
+  prec: number;
+}
+
+/** Tokens [from, to) with every prefix operator application in them written infix. */
+function printed(ts: Tok[], from: number, to: number, depth: number): Printed {
+  const op = INFIX.get(ts[from]!);
+  if (op && depth < INFIX_MAX_DEPTH) {
+    const mid = groupEnd(ts, from + 1);
+    if (from + 1 < to && mid < to && groupEnd(ts, mid) === to) {
+      const need = (side: 'left' | 'right') => (op.assoc === side ? op.prec : op.prec + 1);
+      const l = operand(ts, from + 1, mid, depth + 1);
+      const r = operand(ts, mid, to, depth + 1);
+      return { toks: [...parenthesised(l, need('left')), ts[from]!, ...parenthesised(r, need('right'))], prec: op.prec };
+    }
+  }
+  const out: Tok[] = [];
+  for (let i = from; i < to; ) {
+    const end = Math.min(groupEnd(ts, i), to);
+    const close = OPEN[ts[i]!];
+    if (close && end - i >= 2 && ts[end - 1] === close && depth < INFIX_MAX_DEPTH) out.push(ts[i]!, ...printed(ts, i + 1, end - 1, depth + 1).toks, close);
+    else out.push(...ts.slice(i, end));
+    i = end;
+  }
+  return { toks: out, prec: to - from === 1 ? ATOM : APP };
+}
+
+/** An operand: a parenthesised group loses its parentheses (put back where precedence needs them), unless it binds (`fun`, `∀`…). */
+function operand(ts: Tok[], from: number, to: number, depth: number): Printed {
+  if (to - from > 2 && ts[from] === '(' && ts[to - 1] === ')' && !BINDERS.has(ts[from + 1]!)) return printed(ts, from + 1, to - 1, depth);
+  return { toks: printed(ts, from, to, depth).toks, prec: ATOM };
+}
+const BINDERS = new Set(['fun', 'λ', '∀', '∃', '∃!', '∑', '∏', '⋃', '⋂', '⨆', '⨅', 'if', 'match', 'let', 'have', 'show']);
+
+const parenthesised = (p: Printed, need: number): Tok[] => (p.prec >= need ? p.toks : ['(', ...p.toks, ')']);
+
+/** Number types as Lean's notation writes them and as their names (`Nat` is `ℕ`). */
+const NOTATION = new Map<string, Tok>([
+  ['Nat', 'ℕ'],
+  ['Int', 'ℤ'],
+  ['Rat', 'ℚ'],
+  ['Real', 'ℝ'],
+  ['Complex', 'ℂ'],
+  ['=>', '↦'],
+]);
+
+/** An Isabelle type annotation `(x::nat)`, `(xs :: 'a list)`: the variable alone. */
+const ISA_ANNOTATION = /\(\s*([\p{L}_][\p{L}\p{N}_']*)\s*::[^()]*\)/gu;
+
 /** A variable's field (`l.dedup`, `F.map`): the receiver is a single letter. */
 const RECEIVER = new RegExp(`^(${VAR})\\.([\\p{L}_][^.]*)$`, 'u');
 
@@ -57,8 +143,9 @@ const RECEIVER = new RegExp(`^(${VAR})\\.([\\p{L}_][^.]*)$`, 'u');
  * Reads a pretty-printed proof state and a source statement alike: coercion arrows
  * go (`⇑f x`, `↑n`), a constant is read by its last name part (`OuterMeasure.ofFunction`
  * as the source inside its namespace writes `ofFunction`), a variable's field as an
- * application (`l.dedup` → `dedup l`), and a parenthesised application in function
- * position loses its parentheses (the printer's `(comap f) m s` is `comap f m s`).
+ * application (`l.dedup` → `dedup l`), number types by their notation (`Nat` → `ℕ`),
+ * prefix operators (`withNotation`'s `= (* a b) c`) written infix, and a parenthesised
+ * application in function position loses its parentheses (the printer's `(comap f) m s` is `comap f m s`).
  */
 function normalize(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
@@ -66,6 +153,11 @@ function normalize(ts: Tok[]): Tok[] {
   for (const t of ts) {
     if (t === '⇑' || t === '↑') continue;
     if (t === '(') parens = true;
+    const named = NOTATION.get(t);
+    if (named) {
+      out.push(named);
+      continue;
+    }
     // only a name has a dot (a lone `.` is its own token)
     if (t.length < 2 || !t.includes('.')) {
       out.push(t);
@@ -75,7 +167,8 @@ function normalize(ts: Tok[]): Tok[] {
     if (field) out.push(field[2]!, field[1]!);
     else out.push(t.slice(t.lastIndexOf('.') + 1));
   }
-  return parens && out.length <= UNWRAP_MAX_TOKENS ? unwrapHeads(out) : out;
+  // prefix operators written infix first: `≤ (f (+ x 1)) 2` is not `(f …) 2` applied
+  return parens && out.length <= UNWRAP_MAX_TOKENS ? unwrapHeads(infixed(out)) : infixed(out);
 }
 
 /**
@@ -169,7 +262,15 @@ function applicationEnds(goal: Tok[], g: number): number[] {
 }
 
 /** `pat` (variables in `vars`) matches `goal` from `at`, pattern position `p`; returns the end, or -1. */
-function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, bind = new Map<string, string>()): number {
+function matchAt(
+  pat: Tok[],
+  goal: Tok[],
+  at: number,
+  vars: Set<string>,
+  p = 0,
+  bind = new Map<string, string>(),
+  accept?: (bind: ReadonlyMap<string, string>) => boolean,
+): number {
   if (--budget < 0) return -1;
   let g = at;
   for (; p < pat.length; p++) {
@@ -182,14 +283,15 @@ function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, 
         const text = goal.slice(g, end).join(' ');
         if (prev !== undefined && prev !== text) continue;
         const next = new Map(bind).set(t, text);
-        const r = matchAt(pat, goal, end, vars, p + 1, next);
+        const r = matchAt(pat, goal, end, vars, p + 1, next, accept);
         if (r >= 0) return r;
       }
       return -1;
     } else if (t === goal[g]) g++;
     else return -1;
   }
-  return g;
+  // a complete match the caller refuses (goalMatcher: not a renaming) sends the search back to the next binding
+  return accept && !accept(bind) ? -1 : g;
 }
 
 /** Whether `pat` matches a contiguous subterm of the goal (or, `whole`, all of it). */
@@ -243,8 +345,8 @@ function strip(ts: Tok[]): Tok[] {
  */
 export const UNKNOWN_SLOT: readonly SlotKind[] = ['rw', 'apply'];
 
-/** What the matcher reads of a premise. */
-type FitPremise = Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'>;
+/** What the matcher reads of a premise (`lang`: Isabelle facts are read with their type annotations and `xs`-style variables). */
+type FitPremise = Pick<PremiseInfo, 'kind' | 'args' | 'goal' | 'statement'> & Partial<Pick<PremiseInfo, 'lang'>>;
 
 /**
  * How well a premise fits the slot, in [-1, 1]: 1 for a structural fit (a rewrite
@@ -284,6 +386,14 @@ interface Reading {
   sides?: { lhs: Tok[]; rhs: Tok[] };
   hyps: number;
   vars: Set<string>;
+  /** Whether a binder is a hypothesis (`(h : a ≤ b)`, an Isabelle `assumes`), not a variable or an instance. */
+  hypArgs: boolean;
+  /** Whether the conclusion has SPECIFIC_CONSTANTS constants beyond relations and connectives (`a * c ≤ b * d`, not `a = b` or `IsCompact s`). */
+  specific: boolean;
+  /** How many (`constants`). */
+  constants: number;
+  /** An Isabelle fact with assumptions: them, `;`-separated, then `⟹` and the conclusion. */
+  statement?: Tok[];
 }
 
 /** Readings of the records the premise table keeps (the same object while kept; see PremiseTable.get). */
@@ -298,15 +408,158 @@ function readPremise(p: FitPremise): Reading {
     const m = /^([^:]*?)\s:\s/.exec(h);
     if (m) for (const n of m[1]!.split(/\s+/)) if (n) vars.add(n);
   }
-  const { concl: written, bound, hyps } = conclusion(tokens(p.goal || p.statement));
+  const isabelle = p.lang === 'isabelle';
+  const text = p.goal || p.statement;
+  const { concl: written, bound, hyps } = conclusion(tokens(isabelle ? text.replace(ISA_ANNOTATION, '$1') : text));
   const concl = infixRelation(written);
   for (const b of bound) vars.add(b);
-  for (const t of concl) if (SINGLE_VAR.test(t)) vars.add(t);
+  for (const t of concl) if (SINGLE_VAR.test(t) || (isabelle && ISA_VAR.test(t))) vars.add(t);
   const eq = topLevel(concl, (t) => t === '=' || t === '↔' || t === '<->', 0, 1)[0];
   const sides = eq === undefined ? undefined : { lhs: strip(concl.slice(0, eq)), rhs: strip(concl.slice(eq + 1)) };
-  r = { kind: p.kind, concl: strip(concl), sides, hyps, vars };
+  const hypArgs = p.args.some((a) => isHypothesis(a, isabelle));
+  const nConstants = constants(concl, vars);
+  let statement: Tok[] | undefined;
+  if (isabelle && (hyps || hypArgs)) {
+    // assumptions in order (`assumes`, then `⟦…⟧ ⟹`), then the conclusion
+    const prop = splitIsabelleProp(text.replace(ISA_ANNOTATION, '$1'));
+    const assumptions = [...p.args.filter((a) => isHypothesis(a, true)).map((a) => a.replace(ISA_ANNOTATION, '$1')), ...prop.hyps];
+    statement = tokens(`${assumptions.join(' ; ')} ⟹ ${prop.goal}`);
+    for (const t of statement) if (SINGLE_VAR.test(t) || ISA_VAR.test(t)) vars.add(t);
+  }
+  r = { kind: p.kind, concl: strip(concl), sides, hyps, vars, hypArgs, specific: nConstants >= SPECIFIC_CONSTANTS, constants: nConstants, statement };
   if (Object.isFrozen(p)) readings.set(p, r);
   return r;
+}
+
+/** An Isabelle fact's free variables beyond single letters: `xs`, `ys`, `x1`, `As`. */
+const ISA_VAR = /^[A-Za-z](?:s|[0-9]+)?'*$/;
+
+/**
+ * Constants (occurrences) a conclusion needs for the goal match: with fewer (`a = b`,
+ * `IsCompact s`, `0 < a`, `FG S`, a namespace read away) it fits every goal of its
+ * shape or head, which says little about this one. On the Mathlib premise-retrieval
+ * statements, one constant lifted ten `IsCompact _` lemmas above the gold premises.
+ */
+const SPECIFIC_CONSTANTS = 2;
+/**
+ * Share of the goal's constants an `apply` fit's conclusion must have itself: its
+ * variables may stand for little of the goal (`div_pos`'s `0 < a / b` for `0 < 1 / gcd`
+ * moved the gold `one_div_pos` from first to fourth on a LeanDojo step).
+ */
+const APPLY_COVERAGE = 0.75;
+/** A single letter (`𝕜`, `ι`, `F`; not `ℕ`, `ℝ`…) is a variable the section declared, not a constant saying what the goal is. */
+const LETTER = /^(?![ℕℤℚℝℂ])\p{L}[₀-₉ₐ-ₜᵢ-ᵪ']*$/u;
+
+/** The constants of a conclusion that say what it is about: not variables, relations, single letters or type ascriptions (`(s : Set α)`). */
+function constants(concl: Tok[], vars: Set<string>): number {
+  let n = 0;
+  // per open group: whether its `:` has been passed (a type follows)
+  const typed: boolean[] = [];
+  for (const t of concl) {
+    if (OPEN[t]) typed.push(false);
+    else if (CLOSE.has(t)) typed.pop();
+    else if (t === ':' && typed.length) typed[typed.length - 1] = true;
+    else if (!typed.includes(true) && !vars.has(t) && !LOGICAL.has(t) && !LETTER.test(t)) n++;
+  }
+  return n;
+}
+
+/** Relations, connectives and quantifiers: a conclusion made of these and variables alone (`a = b`) fits any goal of its shape. */
+const LOGICAL = new Set(['=', '≠', '<', '≤', '>', '≥', '↔', '<->', '∣', '∈', '∉', '⊆', '⊂', '∧', '∨', '¬', '→', '->', '⟹', '∀', '∃', '≍', ',', '.', ':', 'True', 'False']);
+
+/**
+ * A binder that is a hypothesis: an Isabelle assumption (not `x :: τ`), a Lean
+ * binder (not an instance `[…]`) named like one (`h`, `hx`, `h₁`) or whose type
+ * states a relation (`(n_pos : 0 < n)`).
+ */
+function isHypothesis(binder: string, isabelle: boolean): boolean {
+  if (isabelle) return !/^\s*[\p{L}_][\p{L}\p{N}_']*\s*::/u.test(binder);
+  if (binder.trim().startsWith('[')) return false;
+  const m = /^([^:]*?)\s:\s([^]*)$/.exec(binderToHyp(binder));
+  if (!m) return false;
+  if (m[1]!.split(/\s+/).some((n) => /^[hH](?:[^a-z]|$|[a-z]{1,3}[^a-z]*$)/u.test(n))) return true;
+  return tokens(m[2]!).some((t) => LOGICAL.has(t) && t !== '→' && t !== '->' && t !== ',' && t !== ':' && t !== '.');
+}
+
+/** How a premise's conclusion meets the goal as it stands (`goalMatcher`). */
+export const GOAL_EXACT = 2;
+export const GOAL_APPLY = 1;
+
+/** A binding of pattern variables that only renames: each to one token of the goal, no two to the same. */
+function isRenaming(bind: ReadonlyMap<string, string>): boolean {
+  const seen = new Set<string>();
+  for (const text of bind.values()) {
+    if (text.includes(' ') || seen.has(text)) return false;
+    seen.add(text);
+  }
+  return true;
+}
+
+/**
+ * The goal a premise is matched against: without its leading `∀ x,` binders (a
+ * premise states them as its own binders), and for an Isabelle goal without its
+ * `⋀x.` binders and `⟦A; B⟧ ⟹` assumptions.
+ */
+function goalConclusion(ts: Tok[]): Tok[] {
+  if (ts[0] === '⋀' || ts.includes('⟹')) return conclusion(ts).concl;
+  let at = 0;
+  while (ts[at] === '∀') {
+    const comma = topLevel(ts, (t) => t === ',', at, 1)[0];
+    if (comma === undefined) break;
+    at = comma + 1;
+  }
+  return at ? ts.slice(at) : ts;
+}
+
+/**
+ * The goal-match signal, for one goal and many premises: GOAL_EXACT for a premise
+ * whose conclusion is the goal up to renaming its own binders (each to one token
+ * of the goal, no two to the same), with no hypotheses (`exact my_lemma x y`
+ * closes it); GOAL_APPLY for one whose conclusion matches the goal with its
+ * binders as pattern variables once its hypotheses are set aside (`apply`), when
+ * its constants are APPLY_COVERAGE of the goal's; 0 otherwise, for definitions, and
+ * for conclusions with fewer than SPECIFIC_CONSTANTS constants beyond relations
+ * (`le_antisymm`'s `a = b` fits every equation). An Isabelle fact with assumptions
+ * is GOAL_EXACT when its assumptions and conclusion match the goal's (`goalHyps`),
+ * else 0: Isabelle takes no `apply` fit. Read as the slot matcher reads
+ * (`ℕ` = `Nat`, coercion arrows dropped, constants by their last name part).
+ */
+export function goalMatcher(goalText: string, goalHyps: readonly string[] = [], locals: Iterable<string> = []): (p: FitPremise) => number {
+  const toks = strip(goalConclusion(tokens(goalText)));
+  const goal: Goal = { toks, ended: [...toks, END], set: new Set(toks) };
+  // the state's own variables (`ad bd : α`) are not constants of the goal
+  const goalConstants = constants(toks, new Set(locals));
+  // an Isabelle goal's assumptions and conclusion, as a fact with assumptions is matched against them
+  const assumed = goalHyps.length ? [...tokens(goalHyps.join(' ; ')), '⟹', ...toks, END] : undefined;
+  return (p) => {
+    if (!toks.length || DEFINITIONS.has(p.kind)) return 0;
+    budget = MATCH_BUDGET;
+    const r = readPremise(p);
+    if (!r.concl.length) return 0;
+    if (!r.specific) return 0;
+    const renaming = matchAt([...r.concl, END], goal.ended, 0, r.vars, 0, new Map(), isRenaming) === goal.ended.length;
+    if (renaming && !r.hyps && !r.hypArgs) return GOAL_EXACT;
+    if (p.lang === 'isabelle') {
+      // `⟦A; B⟧ ⟹ C` states the goal `⟦A'; B'⟧ ⟹ C'` when all of it matches, renamed
+      return r.statement && assumed && matchAt([...r.statement, END], assumed, 0, r.vars, 0, new Map(), isRenaming) === assumed.length ? GOAL_EXACT : 0;
+    }
+    if (r.constants < APPLY_COVERAGE * goalConstants) return 0;
+    if (renaming) return GOAL_APPLY;
+    // the same budget: one premise costs one whatever the goal
+    return matches(r.concl, goal, r.vars, true) ? GOAL_APPLY : 0;
+  };
+}
+
+/**
+ * A premise's conclusion up to renaming its variables (`a * b = b * a` and
+ * `x * y = y * x` alike), with how many hypotheses it has: the goal match lifts one
+ * premise per key (twins in sibling theories state the same fact).
+ */
+export function conclusionKey(p: FitPremise): string {
+  const r = readPremise(p);
+  const names = new Map<string, string>();
+  const canon = r.concl.map((t) => (r.vars.has(t) ? (names.get(t) ?? (names.set(t, `#${names.size}`), `#${names.size - 1}`)) : t));
+  return `${r.hyps || r.hypArgs ? 'h' : ''}:${canon.join(' ')}`;
 }
 
 function fitPremise(kinds: readonly SlotKind[], goal: Goal, p: FitPremise): number {

@@ -89,6 +89,15 @@ export interface SearchOptions {
    * for `rw`, conclusions that are the goal for `exact`). Not for `sine`/`mepo`.
    */
   slot?: string;
+  /**
+   * The goal-match signal (default true): for Lean states and statements and
+   * Isabelle goals, a premise whose conclusion is the goal (up to renaming its
+   * binders) comes first whatever its popularity, then those that are the goal once
+   * their hypotheses are set aside (an `apply` fit), then the rest, each group in
+   * the order it had (slot.ts, `goalMatcher`). `false`: the order without it (for
+   * `eval --no-goal-match` comparisons). Not for `sine`/`mepo`.
+   */
+  goalMatch?: boolean;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -107,6 +116,8 @@ export interface ScoreParts {
   rerank?: number;
   /** With a slot: how well the premise fits it, in [-1, 1]. */
   slot?: number;
+  /** Goal match: 2 when the conclusion is the goal, 1 when it is once the hypotheses are set aside (absent: neither, or not computed). */
+  goal?: number;
   /** SInE / MePo only: the BFS depth or pass that selected the premise. */
   level?: number;
   /** SInE / MePo only: trigger strength (summed rarity) or relevance within its level. */
