@@ -22,6 +22,12 @@ describe('pattern matcher', () => {
     expect(m('_ * _', 'a * b + c', true)).toBe(false);
   });
 
+  it("reads a big operator's binder notation as the function applied to its body", () => {
+    expect(m('tsum _ = _ * tsum _', "∑' x, a * f x = a * ∑' x, f x", true)).toBe(true);
+    expect(m('tsum _ < tsum _', "∑' (n : ℕ), f n < ∑' n, g n", true)).toBe(true);
+    expect(m('tsum _ = _ * tsum _', "∑' x, f x * a = (∑' x, f x) * a", true)).toBe(false);
+  });
+
   it('binds a repeated variable to the same text each time', () => {
     expect(m('?a * ?b = ?b * ?a', 'a * b = b * a')).toBe(true);
     expect(m('?a * ?b = ?b * ?a', 'a * b = a * b')).toBe(false);
@@ -47,6 +53,8 @@ describe('pattern parser', () => {
     const concl = p.parts[3] as Extract<(typeof p.parts)[number], { kind: 'concl' }>;
     expect(concl.hyps).toHaveLength(1);
     expect(parsePattern('|- tsum _ = _').parts[0]!.kind).toBe('concl');
+    // brackets around a conclusion with hypotheses, as Loogle's documentation writes it
+    expect(parsePattern('⊢ (_ < _ → tsum _ < tsum _)').parts[0]).toMatchObject({ kind: 'concl', hyps: [expect.anything()] });
     // a comma after a binder is not a separator
     expect(parsePattern('∀ x, _ ≤ x').parts).toHaveLength(1);
   });

@@ -5,7 +5,7 @@ export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <
 commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
-  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
+  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
@@ -15,7 +15,7 @@ commands:
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index|patterns] [--patterns FILE]
 
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
@@ -75,12 +75,20 @@ Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX
   -i, --index DIR      the index directory (required)
   -k, --k N            how many premises (default: 10)
   --slot TACTIC        rank for the tactic whose argument is wanted (rw, simp, exact, apply, rule, using…)
+  --in MODULE          only premises of this module or below it (repeatable; in the query: in:MODULE)
+  --ns NAMESPACE       only premises in this namespace (repeatable; in the query: ns:NAMESPACE)
+  --kind KIND          only this kind of declaration: theorem (with lemma), def, instance… (repeatable; kind:KIND)
+  --deprecated         also deprecated declarations (left out by default; in the query: deprecated:yes)
+  --pattern            read the query as a Loogle-style pattern (recognised without it when written as one):
+                       Real.sqrt, "sqrt_mul", _ * (_ ^ _), ?a * ?b = ?b * ?a, ⊢ tsum _ = _, combined with commas
 ${ENGINE}
 ${LLM} (default: 30000)
   --json               JSON instead of text
 
-example:
+examples:
   premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
+  premise-lsp query --index indexes/sample --pattern 'Real.sqrt ?a * Real.sqrt ?a'
+  premise-lsp query --index indexes/sample --in Sample.Lists --kind theorem 'length of an append'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
 
@@ -238,6 +246,9 @@ throughput and retrieval quality; writes report.json and report.md.
   --rebuild            rebuild the index even when it exists
   --out DIR            where the reports go (default: bench/)
   --only auto-index    only the automatic index stage (needs no evaluation data)
+  --only patterns      only the pattern-search stage, on the --index already built (Loogle's documented queries)
+  --pattern-mode M     bm25 or hybrid: the signals that order that stage's matches (default: hybrid with vectors)
+  --patterns FILE      the pattern queries and their expected answers (default: bench/loogle-patterns.json)
 
 example:
   premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries

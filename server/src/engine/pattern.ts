@@ -89,6 +89,22 @@ export function looksLikePattern(text: string): boolean {
   return parts.some(sure) && parts.every((p) => sure(p) || IDENT.test(p) || TURNSTILE.test(p));
 }
 
+/** Without the brackets around the whole text (`⊢ (_ < _ → _)`), if they are one group. */
+function unwrap(text: string): string {
+  let t = text.trim();
+  while (t.startsWith('(') && t.endsWith(')')) {
+    let depth = 0;
+    let whole = true;
+    for (let i = 0; i < t.length - 1 && whole; i++) {
+      if (OPEN.includes(t[i]!)) depth++;
+      else if (CLOSE.includes(t[i]!) && --depth === 0) whole = false;
+    }
+    if (!whole) break;
+    t = t.slice(1, -1).trim();
+  }
+  return t;
+}
+
 /** Reads a pattern (throws PatternError with what is wrong). */
 export function parsePattern(text: string): Pattern {
   const t = text.trim();
@@ -102,7 +118,7 @@ export function parsePattern(text: string): Pattern {
       parts.push({ kind: 'name', fragment: raw.slice(1, -1) });
       plain.push(raw.slice(1, -1).replace(/[_.]/g, ' '));
     } else if (TURNSTILE.test(raw)) {
-      const body = raw.replace(TURNSTILE, '');
+      const body = unwrap(raw.replace(TURNSTILE, ''));
       if (!body) throw new PatternError('⊢ needs a conclusion after it');
       const pieces = arrowParts(body).map(readTermPattern);
       if (pieces.some((p) => !p.toks.length)) throw new PatternError(`empty hypothesis or conclusion in ${JSON.stringify(raw)}`);
@@ -159,6 +175,11 @@ function requiredSymbols(part: PatternPart): string[][] {
     else if (sym !== undefined && !NOT_SYMBOLS.has(tok!) && tok !== '_') groups.push([sym]);
   }
   return groups;
+}
+
+/** The qualified names (`Real.sqrt`) a term writes. */
+function qualified(text: string): string[] {
+  return [...text.matchAll(/(?<![\p{L}\p{N}_'.?])[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)+/gu)].map((m) => m[0]);
 }
 
 /** A premise's statement as one type: its binders' types as `T →` (one per name bound), then its conclusion. */
@@ -229,7 +250,12 @@ export function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number
     cands = [...sets[0]!].filter((d) => sets.every((s) => s.has(d)));
   }
   const fragments = pattern.parts.flatMap((p) => (p.kind === 'name' ? [p.fragment] : []));
-  const named = (id: number) => fragments.every((f) => seg.table.name(id).includes(f));
+  // as Loogle: case does not matter
+  const lower = fragments.map((f) => f.toLowerCase());
+  const named = (id: number) => {
+    const name = seg.table.name(id).toLowerCase();
+    return lower.every((f) => name.includes(f));
+  };
   if (!cands) {
     cands = [];
     for (let id = 0; id < seg.table.size; id++) if (named(id)) cands.push(id);
@@ -237,7 +263,8 @@ export function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number
   cands = cands.filter(usable);
   cands.sort((a, b) => seg.usesOf(b) - seg.usesOf(a) || a - b);
   if (cands.length > MAX_CHECKED) cands.length = MAX_CHECKED;
-  const consts = pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : []));
+  // constants named in full: also those inside terms (`Real.sqrt ?a`), which the matcher reads by their last part
+  const consts = [...new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : p.kind === 'name' ? [] : qualified(p.text))))];
   const terms = pattern.parts.filter((p): p is Extract<PatternPart, { kind: 'term' | 'concl' }> => p.kind === 'term' || p.kind === 'concl');
   const out: number[] = [];
   for (const id of cands) {

@@ -404,7 +404,37 @@ export function patternTokens(text: string): Tok[] {
     else if (ts[i] === '<->') ts[i] = '↔';
     else ts[i] = PATTERN_NOTATION[ts[i]!] ?? ts[i]!;
   }
-  return ts.length <= UNWRAP_MAX_TOKENS ? dropRedundantParens(ts) : ts;
+  return ts.length <= UNWRAP_MAX_TOKENS ? dropRedundantParens(binderNotation(ts)) : ts;
+}
+
+/** The big operators whose binder notation (`∑' x, f x`) is read as the function applied to its body (`tsum (f x)`), and their precedence. */
+const BIG_OPERATORS: Readonly<Record<string, number>> = { tsum: 67, tprod: 67 };
+
+/** `tsum x , body` → `tsum ( body )`, the body running to the first top-level operator looser than the notation. */
+function binderNotation(ts: Tok[]): Tok[] {
+  for (let i = ts.length - 2; i >= 0; i--) {
+    const prec = BIG_OPERATORS[ts[i]!];
+    if (prec === undefined) continue;
+    // the binders: names and bracketed groups up to a top-level comma
+    let comma = -1;
+    for (let j = i + 1; j < ts.length && j < i + 40; j = groupEnd(ts, j)) {
+      if (ts[j] === ',') {
+        comma = j;
+        break;
+      }
+      if (!isAtom(ts[j]) && ts[j] !== ':') break;
+    }
+    if (comma <= i + 1) continue;
+    let end = comma + 1;
+    while (end < ts.length) {
+      const t = ts[end]!;
+      const op = INFIX[t];
+      if (CLOSE.has(t) || t === ',' || (op !== undefined && op < prec && end > comma + 1)) break;
+      end = groupEnd(ts, end);
+    }
+    ts = [...ts.slice(0, i + 1), '(', ...ts.slice(comma + 1, end), ')', ...ts.slice(end)];
+  }
+  return ts;
 }
 
 /** Lean's precedences of the common infix operators (a higher number binds tighter). */
