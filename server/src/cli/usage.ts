@@ -85,7 +85,7 @@ ${ENGINE}
 ${LLM} (default: 30000)
   --json               JSON instead of text
 
-examples:
+example:
   premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
   premise-lsp query --index indexes/sample --pattern 'Real.sqrt ?a * Real.sqrt ?a'
   premise-lsp query --index indexes/sample --in Sample.Lists --kind theorem 'length of an append'
