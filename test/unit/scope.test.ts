@@ -107,6 +107,23 @@ describe('pattern search', () => {
     expect(withHyp.filter((h) => h.parts.pattern).map((h) => h.name)).toEqual(['le_trans']);
   });
 
+  it("binds a conclusion pattern's variables across its hypotheses, in any order", async () => {
+    const e = sparseEngine([
+      rec('pos_le_a', ['{n : ℕ}', '(h : 0 < n)', '(h2 : n + n = 6 * n)'], '0 ≤ n'),
+      rec('pos_le_b', ['{n : ℕ}', '(h2 : n + n = 6 * n)', '(h : 0 < n)'], '0 ≤ n'),
+      rec('pos_le_other', ['{n m : ℕ}', '(h : 0 < m)'], '0 ≤ n'),
+      rec('head_of', ['{α : Type}', '(l : List α)', '(h : l ≠ [])'], 'α'),
+      rec('length_of', ['{α : Type}', '(l : List α)'], 'ℕ'),
+    ]);
+    const matched = async (q: string) => (await e.search(q, { k: 10, pattern: true })).filter((h) => h.parts.pattern).map((h) => h.name).sort();
+    expect(await matched('⊢ 0 < ?n → _ ≤ ?n')).toEqual(['pos_le_a', 'pos_le_b']);
+    expect(await matched('|- List ?a -> ?a')).toEqual(['head_of']);
+  });
+
+  it('reads name fragments whatever their case', async () => {
+    expect((await e().search('"COMM"', { k: 5 })).filter((h) => h.parts.pattern).map((h) => h.name).sort()).toEqual(['add_comm', 'mul_comm']);
+  });
+
   it('says what is wrong with a pattern it was asked to read', async () => {
     await expect(e().search('(_ * _', { pattern: true })).rejects.toThrow(/unbalanced/);
   });

@@ -12,7 +12,7 @@
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import type { Segment } from './segment.js';
-import { arrowParts, patternMatches, patternTarget, readTermPattern, splitConclusion, type TermPattern } from './slot.js';
+import { arrowParts, patternBinds, patternMatches, patternTarget, readTermPattern, splitConclusion, type TermPattern } from './slot.js';
 
 export type PatternPart =
   | { kind: 'const'; name: string }
@@ -202,9 +202,17 @@ export function statementType(p: Pick<PremiseInfo, 'args' | 'goal' | 'statement'
 function matchesTerm(part: Extract<PatternPart, { kind: 'term' | 'concl' }>, p: PremiseInfo): boolean {
   const st = statementType(p);
   if (part.kind === 'term') return patternMatches(part.pat, patternTarget(st.type));
-  if (!patternMatches(part.concl, patternTarget(st.concl), true)) return false;
+  // a `?a` of the conclusion is the same text in the hypotheses (each hypothesis takes the first that fits)
+  let bind = patternBinds(part.concl, patternTarget(st.concl), new Map());
+  if (!bind) return false;
   const hyps = part.hyps.length ? st.hyps.map(patternTarget) : [];
-  return part.hyps.every((h) => hyps.some((t) => patternMatches(h, t, true)));
+  for (const h of part.hyps) {
+    let next: Map<string, string> | undefined;
+    for (const t of hyps) if ((next = patternBinds(h, t, bind))) break;
+    if (!next) return false;
+    bind = next;
+  }
+  return true;
 }
 
 /** Union of the postings of any of the forms (empty when none is a known symbol: nothing can match). */

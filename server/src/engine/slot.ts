@@ -215,8 +215,12 @@ function matchAt(pat: Tok[], goal: Tok[], at: number, vars: Set<string>, p = 0, 
     } else if (t === goal[g]) g++;
     else return -1;
   }
+  lastBind = bind;
   return g;
 }
+
+/** The variables' texts of the last match that succeeded (`matchAt` ends there only on success). */
+let lastBind: Map<string, string> | undefined;
 
 /** Whether `pat` matches a contiguous subterm of the goal (or, `whole`, all of it). */
 function matches(pat: Tok[], { toks: goal, ended }: Goal, vars: Set<string>, whole = false): boolean {
@@ -479,10 +483,12 @@ function dropRedundantParens(ts: Tok[]): Tok[] {
   return ts;
 }
 
+/** Holes read so far: each `_` of any pattern is its own variable, never another pattern's. */
+let holes = 0;
+
 /** A pattern's text → its tokens and variables: each `_` a fresh one, `?a` the same one wherever it occurs. */
 export function readTermPattern(text: string): TermPattern {
-  let n = 0;
-  const marked = text.replace(NAMED_HOLE, (_m, v: string) => `${HOLE_MARK}${v}`).replace(HOLE, () => `${HOLE_MARK}_${++n}`);
+  const marked = text.replace(NAMED_HOLE, (_m, v: string) => `${HOLE_MARK}${v}`).replace(HOLE, () => `${HOLE_MARK}_${++holes}`);
   const toks = strip(patternTokens(marked));
   return { toks, vars: new Set(toks.filter((t) => t.startsWith(HOLE_MARK))) };
 }
@@ -501,6 +507,29 @@ export function patternMatches(pat: TermPattern, target: Goal, whole = false): b
   looseHoles = true;
   try {
     return matches(pat.toks, target, pat.vars, whole);
+  } finally {
+    looseHoles = false;
+  }
+}
+
+/**
+ * Whether the pattern matches all of the text with the variables already bound in
+ * `bind` (a conclusion pattern's parts share their `?a`); the bindings after it, or undefined.
+ */
+export function patternBinds(pat: TermPattern, target: Goal, bind: ReadonlyMap<string, string>): Map<string, string> | undefined {
+  budget = MATCH_BUDGET;
+  if (!pat.toks.length) return undefined;
+  if (pat.toks.length === 1 && pat.vars.has(pat.toks[0]!)) {
+    const v = pat.toks[0]!;
+    const text = target.toks.join(' ');
+    const prev = bind.get(v);
+    return prev === undefined || prev === text ? new Map(bind).set(v, text) : undefined;
+  }
+  looseHoles = true;
+  lastBind = undefined;
+  try {
+    const end = matchAt([...pat.toks, END], target.ended, 0, pat.vars, 0, new Map(bind));
+    return end === target.ended.length ? lastBind : undefined;
   } finally {
     looseHoles = false;
   }
