@@ -68,7 +68,8 @@ describe('pattern parser', () => {
 
   it('recognises a query written as a pattern, and leaves states, statements, names and English alone', () => {
     for (const q of ['"differ"', '_ * (_ ^ _)', '|- tsum _ = _ * tsum _', '⊢ tsum _ = _', 'Real.sqrt, _ * _', '?a * ?b = ?b * ?a']) expect(looksLikePattern(q), q).toBe(true);
-    for (const q of ['Real.sqrt', 'a + b = b + a', 'l : List α\n⊢ l = l', 'triangle inequality', '⊢ a ≤ a', 'theorem foo (a : ℕ) : a = a'])
+    // a printed goal's metavariables and `fun _ =>` are no holes
+    for (const q of ['Real.sqrt', 'a + b = b + a', 'l : List α\n⊢ l = l', 'triangle inequality', '⊢ a ≤ a', 'theorem foo (a : ℕ) : a = a', '⊢ f ?m.5 = 0', '⊢ (fun _ => 0) = f'])
       expect(looksLikePattern(q), q).toBe(false);
   });
 });

@@ -85,7 +85,8 @@ export function looksLikePattern(text: string): boolean {
     return false;
   }
   if (parts.some((p) => !p)) return false;
-  const sure = (p: string) => QUOTED.test(p) || p.startsWith('|-') || HOLE.test(p);
+  // a printed goal's metavariables (`?m.5`) and binders named `_` (`fun _ =>`) are no holes
+  const sure = (p: string) => QUOTED.test(p) || p.startsWith('|-') || HOLE.test(p.replace(/\?[\p{L}_][\p{L}\p{N}_']*\.\d+/gu, ' ').replace(/(?:fun|λ|∀|∃)\s+_/gu, ' '));
   return parts.some(sure) && parts.every((p) => sure(p) || IDENT.test(p) || TURNSTILE.test(p));
 }
 

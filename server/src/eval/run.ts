@@ -70,7 +70,7 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
   for (const { q, gold } of scored) {
     const slot = slotUse === 'given' ? q.tactic : undefined;
     const where = q.theorem ? provingIn(engine, files!, q.theorem) : {};
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(context ? where : scratch(where)) });
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, pattern: false, ...(context ? where : scratch(where)) });
     per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
   }
   const byStyle: EvalReport['byStyle'] = {};

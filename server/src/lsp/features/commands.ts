@@ -100,7 +100,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), scope: a.scope, pattern: a.pattern };
+  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
   const llm = llmClientFor(cfg.llm);
   let found: { hits: SearchHit[]; augmentation?: unknown };
   try {
