@@ -5,6 +5,8 @@ import type { PremiseRecord } from './extract/record.js';
 export type PremiseInfo = Omit<PremiseRecord, 'refs' | 'attrs' | 'origin'> & {
   /** How many declarations of the corpus reference this one in their proofs. */
   uses: number;
+  /** `@[deprecated]` in the source (absent otherwise, and in indexes built before it was recorded). */
+  deprecated?: true;
 };
 
 export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
@@ -22,5 +24,6 @@ export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
   };
   if (r.doc) info.doc = r.doc;
   if (r.informal) info.informal = r.informal;
+  if (r.attrs?.includes('deprecated')) info.deprecated = true;
   return info;
 }

@@ -171,6 +171,24 @@ describe('LeanHammer premise selection API', () => {
     expect((await retrieve({ state: '⊢ a * b = b * a', tactic: 'exact?', k: 2 })).status).toBe(200);
   });
 
+  it('restricts /retrieve to modules, namespaces and kinds (in, ns, kinds), and reads patterns (issue 25)', async () => {
+    const names = (r: { body: unknown }) => (r.body as { name: string }[]).map((h) => h.name);
+    const lists = await retrieve({ state: '⊢ (l₁ ++ l₂).length = l₁.length + l₂.length', in: ['Sample.Lists'], kinds: ['theorem'], k: 10 });
+    expect(lists.status).toBe(200);
+    expect(names(lists).length).toBeGreaterThan(0);
+    expect(names(lists).every((n) => n.startsWith('Sample.Lists.'))).toBe(true);
+    const nat = await retrieve({ state: '⊢ a + b = b + a', ns: ['Nat'], k: 10 });
+    expect(names(nat).length).toBeGreaterThan(0);
+    expect(names(nat).every((n) => n.startsWith('Nat.'))).toBe(true);
+    // a pattern, recognised or asked for
+    expect(names(await retrieve({ state: '?a * ?b = ?b * ?a', k: 3 }))).toContain('Sample.mul_comm');
+    expect(names(await retrieve({ state: '"two_mul"', pattern: true, k: 1 }))).toEqual(["Nat.two_mul'"]);
+    // bad fields and patterns: 400 with the reason
+    expect(await retrieve({ state: '⊢ x', in: 'Sample' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^in must be a list/) } });
+    expect(await retrieve({ state: '⊢ x', kinds: [''] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^kinds must be/) } });
+    expect(await retrieve({ state: '(_ * _', pattern: true })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/unbalanced/) } });
+  });
+
   it('refuses local_premises longer than the index with 400 before reading its entries', async () => {
     const size = ((await get('/indexed-premises')).body as string[]).length;
     const r = await retrieve({ state: '⊢ a * b = b * a', local_premises: new Array(size + 1).fill(0) });

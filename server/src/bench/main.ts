@@ -19,6 +19,7 @@ import { renderMarkdown, renderProjects, type ProjectBench } from './report.js';
 import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-index.js';
 import { runWorker, type BenchConfig } from './worker.js';
 import { renderGoalMatch, type GoalMatchSummary } from './goal-match.js';
+import { benchPatterns, renderPatterns, type PatternBench } from './patterns.js';
 
 function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
   const self = fileURLToPath(import.meta.url);
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     only: { type: 'string' },
     project: { type: 'string', multiple: true },
     'project-limit': { type: 'string' },
+    patterns: { type: 'string' },
+    'pattern-mode': { type: 'string' },
   } as const;
   let parsed;
   try {
@@ -61,6 +64,15 @@ async function main(): Promise<void> {
     return;
   }
   const root = packageRoot();
+  const patternFacts = resolve(values.patterns ?? join(root, 'bench', 'loogle-patterns.json'));
+  const defaultIndex = join(root, 'bench', 'work', 'mathlib-index');
+  if (values.only === 'patterns') {
+    // the pattern-search stage alone, on an index already built (needs no sources or evaluation data)
+    const mode = values['pattern-mode'] === 'hybrid' || values['pattern-mode'] === 'bm25' ? values['pattern-mode'] : undefined;
+    const p = await benchPatterns(resolve(values.index ?? defaultIndex), patternFacts, mode);
+    process.stdout.write(JSON.stringify(p) + '\n' + renderPatterns(p).join('\n') + '\n');
+    return;
+  }
   const mathlib = resolve(values.mathlib ?? process.env.PREMISE_BENCH_MATHLIB ?? join(root, '..', 'corpus', 'mathlib4'));
   const batteries = resolve(values.batteries ?? process.env.PREMISE_BENCH_BATTERIES ?? join(root, '..', 'corpus', 'batteries'));
   const afp = resolve(values.afp ?? process.env.PREMISE_BENCH_AFP ?? join(root, '..', 'corpus', 'afp'));
@@ -114,7 +126,7 @@ async function main(): Promise<void> {
   }
   const cfg: BenchConfig = {
     sources: [mathlib, ...(existsSync(batteries) ? [batteries] : [])],
-    indexDir: resolve(values.index ?? join(root, 'bench', 'work', 'mathlib-index')),
+    indexDir: resolve(values.index ?? defaultIndex),
     shared,
     rebuild: !!values.rebuild,
   };
@@ -145,6 +157,8 @@ async function main(): Promise<void> {
     process.stderr.write('bench: AFP retrieval quality…\n');
     report.afp = { corpus: afp, build, ...child('afp', afpCfg) };
   } else process.stderr.write(`bench: no AFP checkout at ${afp} (--afp DIR or PREMISE_BENCH_AFP): the Isabelle set is skipped\n`);
+  process.stderr.write('bench: pattern search…\n');
+  report.patterns = await benchPatterns(cfg.indexDir, patternFacts);
   process.stderr.write('bench: completion overhead…\n');
   report.completion = child('completion', cfg);
   process.stderr.write('bench: automatic index of a Mathlib project…\n');
@@ -152,7 +166,7 @@ async function main(): Promise<void> {
   if (projects.length) report.projects = projectStage(cfg);
   writeFileSync(join(outDir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
   const md =
-    renderMarkdown(report) + '\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n') + (projects.length ? '\n' + renderProjects(report.projects as ProjectBench[]).join('\n') + '\n' : '');
+    renderMarkdown(report) + '\n' + renderPatterns(report.patterns as PatternBench).join('\n') + '\n\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n') + (projects.length ? '\n' + renderProjects(report.projects as ProjectBench[]).join('\n') + '\n' : '');
   writeFileSync(join(outDir, 'report.md'), md);
   process.stdout.write(md);
 }

@@ -62,7 +62,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
         const where = provingIn(engine, files, q.name);
         for (const context of contexts) {
           // as rerank-data: without context, nothing nearby
-          const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', ...where, ...(context ? {} : { nearby: undefined }) });
+          const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', pattern: false, ...where, ...(context ? {} : { nearby: undefined }) });
           // the pool as the engine fused it (each candidate is a hit, up to POOL_K)
           const pool = hits.map((h) => ({ dense: h.parts.dense, sparse: h.parts.sparse, graph: h.parts.graph, local: h.parts.local, uses: h.uses }));
           const inputs = fusionInputs(pool, fusionQueryOf(q.text, context), engine.maxUses);

@@ -81,7 +81,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
       // scratch file or a benchmark without positions: their new premises are not local there
       const where = provingIn(engine, files, q.name);
       const context = !withoutContext(q, noContext);
-      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, ...where, ...(context ? {} : { nearby: undefined }) });
+      const hits = await engine.search(q.text, { k: TOP, mode: firstStage, pattern: false, ...where, ...(context ? {} : { nearby: undefined }) });
       // the query theorem is excluded, so its own proof is not counted among its premises' uses
       // (a user proving a new theorem has no such use; else every positive would have ≥ 1)
       const pool = hits.map((h) => ({ info: h, parts: h.parts, score: h.score }));

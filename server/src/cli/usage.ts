@@ -5,7 +5,7 @@ export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <
 commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--follow-links] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
-  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
+  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp | --project <dir> [--limit N] [--half dev|test] [--mode M|bm25-plain|all] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl] [--follow-links]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
@@ -17,7 +17,7 @@ commands:
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   doctor [<dir>] [--index DIR]
   cache list [--json] | cache clean [--all] [--dry-run]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project|goal-match]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project|goal-match|patterns] [--patterns FILE]
 
 premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
@@ -85,6 +85,12 @@ Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX
                        (progress on stderr; cache: $PREMISE_LSP_CACHE, default ~/.cache/premise-lsp/indexes)
   -k, --k N            how many premises (default: 10)
   --slot TACTIC        rank for the tactic whose argument is wanted (rw, simp, exact, apply, rule, using…)
+  --in MODULE          only premises of this module or below it (repeatable; in the query: in:MODULE)
+  --ns NAMESPACE       only premises in this namespace (repeatable; in the query: ns:NAMESPACE)
+  --kind KIND          only this kind of declaration: theorem (with lemma), def, instance… (repeatable; kind:KIND)
+  --deprecated         also deprecated declarations (left out by default; in the query: deprecated:yes)
+  --pattern            read the query as a Loogle-style pattern (recognised without it when written as one):
+                       Real.sqrt, "sqrt_mul", _ * (_ ^ _), ?a * ?b = ?b * ?a, ⊢ tsum _ = _, combined with commas
 ${ENGINE}
 ${LLM} (default: 30000)
   --json               JSON instead of text
@@ -92,6 +98,8 @@ ${LLM} (default: 30000)
 example:
   premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
   premise-lsp query --project ~/my-project 'triangle inequality'
+  premise-lsp query --index indexes/sample --pattern 'Real.sqrt ?a * Real.sqrt ?a'
+  premise-lsp query --index indexes/sample --in Sample.Lists --kind theorem 'length of an append'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
        premise-lsp eval --project <Lake project dir> [--limit N] [--half dev|test] [options]
@@ -299,6 +307,9 @@ throughput and retrieval quality; writes report.json and report.md.
   --only project       only the projects (report-projects.json and report-projects.md)
   --only goal-match    only the goal-match measurement on the LeanDojo exact/apply steps
                        (the index given by --index, or the bench's, already built)
+  --only patterns      only the pattern-search stage, on the --index already built (Loogle's documented queries)
+  --pattern-mode M     bm25 or hybrid: the signals that order that stage's matches (default: hybrid with vectors)
+  --patterns FILE      the pattern queries and their expected answers (default: bench/loogle-patterns.json)
 
 example:
   premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries

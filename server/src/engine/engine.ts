@@ -29,7 +29,9 @@ import { bySelection, statementSymbols } from './symbol-sets.js';
 import { conclusionKey, GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
-import type { Mode, ParsedQuery, PremiseSearch, ScoreParts, SearchHit, SearchOptions } from './types.js';
+import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, ScoreParts, SearchHit, SearchOptions } from './types.js';
+import { inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
+import { looksLikePattern, matchSegment, parsePattern, type Pattern } from './pattern.js';
 import { SourcePaths } from '../../../indexes/src/source-paths.js';
 
 /** Query-side weights of the parts of a proof state for BM25. */
@@ -240,6 +242,21 @@ const GOAL_TOP = 100;
 /** Least lead of a goal-match group over the best score below it, relative to that score. */
 const GOAL_GAP = 1e-3;
 
+/** A query as a search reads it: its text without scope terms, the scope, the pattern (if it is one). */
+interface Prepared {
+  text: string;
+  scope: ScopeFilter;
+  pattern?: Pattern;
+}
+
+/** Scope terms out of the text, merged with the options'; the pattern read when asked for or recognised. */
+export function prepareQuery(query: string, opts: Pick<SearchOptions, 'scope' | 'pattern'>): Prepared {
+  const read = readScopeTerms(query);
+  const scope = mergeScope(opts.scope, read.scope);
+  const pattern = opts.pattern === true || (opts.pattern === undefined && looksLikePattern(read.text)) ? parsePattern(read.text) : undefined;
+  return { text: read.text, scope, pattern };
+}
+
 const isBaseline = (mode: Mode): mode is 'sine' | 'mepo' => mode === 'sine' || mode === 'mepo';
 const usesVectors = (mode: Mode) => mode === 'dense' || mode === 'hybrid';
 
@@ -409,9 +426,12 @@ export class Engine implements PremiseSearch {
     if (opts.rerank && !this.opts.reranker) throw new Error('reranking was asked for but no reranker model is loaded');
     opts = { ...opts, rerank: isBaseline(mode) ? false : (opts.rerank ?? (!!this.opts.reranker && !!this.opts.rerankByDefault)) };
     const k = Math.max(1, Math.min(opts.k ?? 10, 1000));
-    const keyOf = (q: string) =>
+    const prepared = queries.map((q) => prepareQuery(q, opts));
+    const keyOf = (q: Prepared) =>
       JSON.stringify([
-        q,
+        q.text,
+        scopeKey(q.scope),
+        q.pattern ? 1 : 0,
         k,
         mode,
         !!opts.rerank,
@@ -424,20 +444,20 @@ export class Engine implements PremiseSearch {
         slotOf(opts.slot) ?? '',
         opts.goalMatch ?? this.opts.goalMatch ?? true,
       ]);
-    const parsed = queries.map(parseQuery);
+    const parsed = prepared.map((q) => parseQuery(q.pattern?.searchText ?? q.text));
     const dense = usesVectors(mode) && !!this.opts.encoder;
     const extra = opts.extra?.length ? await this.extraSegment(opts.extra, dense) : undefined;
     const vectors = dense ? await this.embedQueries(parsed.map(denseQueryText)) : [];
     const view = this.view(extra);
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
-      const key = opts.only || extra ? undefined : keyOf(queries[i]!);
+      const key = opts.only || extra ? undefined : keyOf(prepared[i]!);
       const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
         out.push(cached);
         continue;
       }
-      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts, view);
+      const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts, view, prepared[i]!);
       if (key !== undefined) this.resultCache.set(key, hits);
       out.push(hits);
     }
@@ -528,6 +548,7 @@ export class Engine implements PremiseSearch {
     k: number,
     opts: SearchOptions,
     view: View,
+    { scope, pattern }: Prepared = { text: '', scope: {} },
   ): Promise<SearchHit[]> {
     const sparse = mode === 'bm25' || mode === 'hybrid';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
@@ -551,8 +572,12 @@ export class Engine implements PremiseSearch {
       const name = seg.table.name(id);
       return !!hidden?.has(name) || (!!opts.only && !opts.only.has(name));
     };
+    // module, namespace and kind filters mask the segments before any retriever keeps its best
+    const outside = restricts(scope) ? segs.map((s) => s.scopeMasks.outside(scope)) : undefined;
+    const blocked = outside && segs.map((s, i) => s.blocked(outside[i]!));
     const usable = (seg: Segment, segIndex: number, id: number) =>
       !seg.deleted[id] &&
+      !(outside && outside[segIndex]![id]) &&
       !excluded.has(orderOf(segIndex, id)) &&
       !(view.shadowed.size && view.shadowed.has(orderOf(segIndex, id))) &&
       (!lang || seg.table.lang(id) === lang);
@@ -561,7 +586,7 @@ export class Engine implements PremiseSearch {
       const hiddenIds = segs.map((s) => new Set((opts.hidden ?? []).map((n) => s.table.id(n)).filter((id) => id !== undefined)));
       const ok = (seg: Segment, segIndex: number, id: number) =>
         usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
-      return this.baseline(q, mode, k, ok, segs);
+      return this.baseline(q, mode, k, ok, segs).filter((h) => inScope(scope, h)).map((h, i) => ({ ...h, rank: i + 1 }));
     }
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
@@ -581,16 +606,16 @@ export class Engine implements PremiseSearch {
     segs.forEach((seg, segIndex) => {
       const found: Neighbour[] = [];
       // both fields are accumulated before any candidate of this segment is scored
-      const informalTop = informal && seg.scoreInformal(informal, pool);
+      const informalTop = informal && seg.scoreInformal(informal, pool, blocked?.[segIndex]);
       if (weights) {
-        for (const id of seg.scoreSparse(weights, pool)) {
+        for (const id of seg.scoreSparse(weights, pool, blocked?.[segIndex])) {
           candidate(seg, segIndex, id);
           if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
         }
       }
       if (informalTop) for (const id of informalTop) candidate(seg, segIndex, id);
       if (vec && seg.dense) {
-        for (const h of seg.dense.top(vec, pool)) {
+        for (const h of seg.denseTop(vec, pool, blocked?.[segIndex])) {
           candidate(seg, segIndex, h.id);
           found.push({ seg, id: h.id, sim: h.score });
         }
@@ -618,7 +643,16 @@ export class Engine implements PremiseSearch {
       const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
       if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
     }
-    const list = [...cands.values()];
+    if (pattern) {
+      // every premise that matches the pattern is a candidate, scored like the others
+      segs.forEach((seg, segIndex) => {
+        for (const id of matchSegment(pattern, seg, (i) => usable(seg, segIndex, i) && !filtered(seg, i))) {
+          const c = candidate(seg, segIndex, id);
+          if (c) c.parts.pattern = 1;
+        }
+      });
+    }
+    let list = [...cands.values()];
     const inputs = list.map((c) => ({
       dense: c.parts.dense,
       sparse: c.parts.sparse,
@@ -669,7 +703,18 @@ export class Engine implements PremiseSearch {
     // the tactic unknown: what acts on the goal as it stands (the reranker reads that itself)
     else if (mode === 'hybrid' && !rerank && w.fit > 0) slotRerank(q, UNKNOWN_SLOT, w.fit, list);
     if ((opts.goalMatch ?? this.opts.goalMatch ?? true) && q.style !== 'text') goalMatchOrder(q, list, (c) => !!c.parts.local || !this.base.includes(c.seg), opts.exclude ?? []);
-    return list.slice(0, k).map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+    if (pattern) {
+      // exact matches first, each side in the order the usual signals gave
+      for (const c of list) c.parts.pattern ??= 0;
+      list = [...list.filter((c) => c.parts.pattern), ...list.filter((c) => !c.parts.pattern)];
+    }
+    // deprecated premises (rare; read from the records only for the head of the list) unless asked for
+    const out: Candidate[] = [];
+    for (const c of list) {
+      if (out.length >= k) break;
+      if (!c.info.deprecated || scope.deprecated) out.push(c);
+    }
+    return out.map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
   }
 
   /**

@@ -11,6 +11,7 @@ import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import type { Lang } from '../../../indexes/src/extract/record.js';
 import { SymbolSets } from './symbol-sets.js';
+import { ScopeMasks } from './scope.js';
 import { nameStems, type NameStems } from './text-query.js';
 
 export interface PremiseSource {
@@ -30,6 +31,9 @@ export interface PremiseSource {
   refs(id: number): ArrayLike<number | string>;
 }
 
+/** A scoped dense search scores every allowed premise exactly when there are at most this many. */
+const EXACT_DENSE_MAX = 50_000;
+
 /** How many premises' name stems a segment keeps (a text query reads a few hundred candidates' names). */
 const NAME_STEMS_KEPT = 10_000;
 
@@ -43,6 +47,7 @@ export class Segment {
   readonly touched: Int32Array;
   readonly informalTouched: Int32Array;
   private symbolSets?: SymbolSets;
+  private scopes?: ScopeMasks;
   /**
    * Uses from other segments' proofs, on top of `table.uses`: `fixed` from base
    * indexes' external references (counted once), `live` from the overlay minus
@@ -67,14 +72,45 @@ export class Segment {
     this.informalTouched = new Int32Array(table.size);
   }
 
-  /** Scores the formal BM25 field into `acc` for this search; its n best ids (topByScore). */
-  scoreSparse(weights: Map<string, number>, n: number): number[] {
-    return scoreField(this.sparse, weights, this.acc, this.touched, this.deleted, n);
+  /** Scores the formal BM25 field into `acc` for this search; its n best ids (topByScore) not `blocked` (default: the deleted). */
+  scoreSparse(weights: Map<string, number>, n: number, blocked: Uint8Array = this.deleted): number[] {
+    return scoreField(this.sparse, weights, this.acc, this.touched, blocked, n);
   }
 
-  /** Scores the informal (English) field into `informalAcc` for this search; its n best ids. */
-  scoreInformal(weights: Map<string, number>, n: number): number[] {
-    return scoreField(this.informal, weights, this.informalAcc, this.informalTouched, this.deleted, n);
+  /** Scores the informal (English) field into `informalAcc` for this search; its n best ids not `blocked`. */
+  scoreInformal(weights: Map<string, number>, n: number, blocked: Uint8Array = this.deleted): number[] {
+    return scoreField(this.informal, weights, this.informalAcc, this.informalTouched, blocked, n);
+  }
+
+  /** Scope filters' masks over this segment's premises (scope.ts), read on the first scoped search. */
+  get scopeMasks(): ScopeMasks {
+    return (this.scopes ??= new ScopeMasks(this.table));
+  }
+
+  /** The deleted premises and those outside a scope (1 = skip), for this search. */
+  blocked(outside: Uint8Array): Uint8Array {
+    const out = new Uint8Array(this.deleted.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.deleted[i]! | outside[i]!;
+    return out;
+  }
+
+  /**
+   * The dense retriever's n best among the premises not `blocked`: exact over the
+   * allowed ones when they are few, else the ANN asked for more in proportion.
+   */
+  denseTop(vec: Float32Array, n: number, blocked?: Uint8Array): { id: number; score: number }[] {
+    const dense = this.dense!;
+    if (!blocked) return dense.top(vec, n);
+    let allowed = 0;
+    for (let i = 0; i < blocked.length; i++) if (!blocked[i]) allowed++;
+    if (!allowed) return [];
+    if (allowed <= EXACT_DENSE_MAX) {
+      const all: { id: number; score: number }[] = [];
+      for (let i = 0; i < blocked.length; i++) if (!blocked[i]) all.push({ id: i, score: dense.score(vec, i) });
+      return all.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, n);
+    }
+    const ask = Math.min(blocked.length, Math.ceil((n * blocked.length) / allowed) + n);
+    return dense.top(vec, ask).filter((h) => !blocked[h.id]).slice(0, n);
   }
 
   /** Names as English search terms for text queries' name match, by premise id; emptied when full (cheaper than keeping an LRU order). */

@@ -54,7 +54,10 @@ function tokens(s: string): Tok[] {
 /** Binary operators Lean writes infix: precedence, and which operand may be at the same precedence unparenthesised. */
 const INFIX = new Map<Tok, { prec: number; assoc: 'left' | 'right' | 'none' }>([
   ...(['=', '≠', '≤', '<', '≥', '>', '∈', '∉', '⊆', '⊂', '∣', '≍'] as const).map((t) => [t, { prec: 50, assoc: 'none' as const }] as const),
+  ['≡', { prec: 50, assoc: 'none' }],
   ['↔', { prec: 20, assoc: 'none' }],
+  ['→', { prec: 25, assoc: 'right' }],
+  ['::', { prec: 67, assoc: 'right' }],
   ['∧', { prec: 35, assoc: 'right' }],
   ['∨', { prec: 30, assoc: 'right' }],
   ['+', { prec: 65, assoc: 'left' }],
@@ -261,6 +264,32 @@ function applicationEnds(goal: Tok[], g: number): number[] {
   return ends.reverse();
 }
 
+/**
+ * Pattern search only (`patternMatches`): a hole beside an infix operator of the
+ * pattern also takes a run of tokens whose top-level operators bind tighter than
+ * it (`_ ≤ _` matches `|a + b| ≤ |a| + |b|`); elsewhere it takes an application.
+ */
+let looseHoles = false;
+
+/** Ends of the runs a hole at pattern position p may take from g, longest first. */
+function holeEnds(goal: Tok[], g: number, pat: Tok[], p: number): number[] {
+  const beside = [INFIX.get(pat[p - 1] ?? '')?.prec, INFIX.get(pat[p + 1] ?? '')?.prec].filter((x): x is number => x !== undefined);
+  if (!beside.length) return applicationEnds(goal, g);
+  const limit = Math.max(...beside);
+  const ends: number[] = [];
+  for (let e = g; e < goal.length && budget > 0; ) {
+    const t = goal[e]!;
+    if (CLOSE.has(t) || t === ',' || t === END) break;
+    const op = INFIX.get(t)?.prec;
+    if (op !== undefined && (op <= limit || e === g)) break;
+    const end = groupEnd(goal, e);
+    budget -= end - e;
+    e = end;
+    if (op === undefined) ends.push(e);
+  }
+  return ends.reverse();
+}
+
 /** `pat` (variables in `vars`) matches `goal` from `at`, pattern position `p`; returns the end, or -1. */
 function matchAt(
   pat: Tok[],
@@ -278,7 +307,7 @@ function matchAt(
     if (g >= goal.length) return -1;
     if (vars.has(t)) {
       const prev = bind.get(t);
-      for (const end of applicationEnds(goal, g)) {
+      for (const end of looseHoles ? holeEnds(goal, g, pat, p) : applicationEnds(goal, g)) {
         if ((budget -= end - g) < 0) return -1;
         const text = goal.slice(g, end).join(' ');
         if (prev !== undefined && prev !== text) continue;
@@ -291,8 +320,13 @@ function matchAt(
     else return -1;
   }
   // a complete match the caller refuses (goalMatcher: not a renaming) sends the search back to the next binding
-  return accept && !accept(bind) ? -1 : g;
+  if (accept && !accept(bind)) return -1;
+  lastBind = bind;
+  return g;
 }
+
+/** The variables' texts of the last match that succeeded (`matchAt` ends there only on success). */
+let lastBind: Map<string, string> | undefined;
 
 /** Whether `pat` matches a contiguous subterm of the goal (or, `whole`, all of it). */
 function matches(pat: Tok[], { toks: goal, ended }: Goal, vars: Set<string>, whole = false): boolean {
@@ -368,7 +402,7 @@ export function slotFitter(slots: SlotKind | readonly SlotKind[], goalText: stri
 }
 
 /** The goal as every premise is matched against it: its tokens, the same with an end marker, their set. */
-interface Goal {
+export interface Goal {
   toks: Tok[];
   ended: Tok[];
   set: Set<Tok>;
@@ -602,4 +636,187 @@ function fitOne(slot: SlotKind, goal: Goal, p: Reading): number {
   if (matches(concl, goal, vars, true)) return slot === 'exact' && hyps > 0 ? 0.8 : 1;
   if (slot === 'using') return 0.3 * overlap(concl, goal, vars);
   return 0.4 * overlap(concl, goal, vars);
+}
+
+/**
+ * Pattern search (pattern.ts) uses this matcher the other way round: the query is
+ * the pattern (its holes `_` and `?a` are the variables) and a premise's statement
+ * the text searched. A hole matches one token, one bracketed group or an
+ * application, a repeated `?a` the same text each time; notation and coercions as
+ * written (with the few prefix notations of `PATTERN_NOTATION` read as their function).
+ */
+export interface TermPattern {
+  toks: Tok[];
+  vars: Set<string>;
+}
+
+/** Prefix notations read as the function they stand for, in patterns and in the texts they are matched against. */
+const PATTERN_NOTATION: Readonly<Record<string, string>> = { '√': 'sqrt', "∑'": 'tsum', "∏'": 'tprod' };
+const HOLE = /(?<![\p{L}\p{N}_'.?])_(?![\p{L}\p{N}_'])/gu;
+const NAMED_HOLE = /\?([\p{L}_][\p{L}\p{N}_']*)/gu;
+/** Variables of a read pattern: identifiers no statement writes. */
+const HOLE_MARK = 'ᵖ';
+
+/** A term as the pattern matcher reads it: tokens, `->` as `→`, the notations above as their functions. */
+export function patternTokens(text: string): Tok[] {
+  const ts = tokens(text.replace(/∑'/g, ' tsum ').replace(/∏'/g, ' tprod ').replace(/√/g, ' sqrt '));
+  for (let i = 0; i < ts.length; i++) {
+    if (ts[i] === '->') ts[i] = '→';
+    else if (ts[i] === '<->') ts[i] = '↔';
+    else ts[i] = PATTERN_NOTATION[ts[i]!] ?? ts[i]!;
+  }
+  return ts.length <= UNWRAP_MAX_TOKENS ? dropRedundantParens(binderNotation(ts)) : ts;
+}
+
+/** The big operators whose binder notation (`∑' x, f x`) is read as the function applied to its body (`tsum (f x)`), and their precedence. */
+const BIG_OPERATORS: Readonly<Record<string, number>> = { tsum: 67, tprod: 67 };
+
+/** `tsum x , body` → `tsum ( body )`, the body running to the first top-level operator looser than the notation. */
+function binderNotation(ts: Tok[]): Tok[] {
+  for (let i = ts.length - 2; i >= 0; i--) {
+    const prec = BIG_OPERATORS[ts[i]!];
+    if (prec === undefined) continue;
+    // the binders: names and bracketed groups up to a top-level comma
+    let comma = -1;
+    for (let j = i + 1; j < ts.length && j < i + 40; j = groupEnd(ts, j)) {
+      if (ts[j] === ',') {
+        comma = j;
+        break;
+      }
+      if (!isAtom(ts[j]) && ts[j] !== ':') break;
+    }
+    if (comma <= i + 1) continue;
+    let end = comma + 1;
+    while (end < ts.length) {
+      const t = ts[end]!;
+      const op = INFIX.get(t)?.prec;
+      if (CLOSE.has(t) || t === ',' || (op !== undefined && op < prec && end > comma + 1)) break;
+      end = groupEnd(ts, end);
+    }
+    ts = [...ts.slice(0, i + 1), '(', ...ts.slice(comma + 1, end), ')', ...ts.slice(end)];
+  }
+  return ts;
+}
+
+
+/**
+ * Parentheses the precedences make redundant go (`a * (b ^ n)` reads as `a * b ^ n`),
+ * in patterns and statements alike, so a pattern matches however the source
+ * bracketed: a group goes when its loosest top-level operator binds tighter than
+ * the operators on either side of it (an application beside it keeps it).
+ */
+function dropRedundantParens(ts: Tok[]): Tok[] {
+  for (let i = ts.length - 1; i >= 0; i--) {
+    if (ts[i] !== '(') continue;
+    const end = groupEnd(ts, i);
+    if (ts[end - 1] !== ')') continue;
+    let inner = Infinity;
+    let depth = 0;
+    for (let j = i + 1; j < end - 1; j++) {
+      const t = ts[j]!;
+      if (OPEN[t]) depth++;
+      else if (CLOSE.has(t)) depth--;
+      else if (depth === 0) {
+        const p = INFIX.get(t)?.prec;
+        if (p !== undefined) inner = Math.min(inner, p);
+        else if (!isAtom(t)) inner = -1;
+      }
+    }
+    if (inner === Infinity || inner < 0) continue;
+    const before = ts[i - 1];
+    const after = ts[end];
+    // an opening bracket or the text's start before it, a closing one or the end after it: nothing binds
+    const b = before === undefined || OPEN[before] || before === ',' ? -1 : INFIX.get(before)?.prec;
+    const a = after === undefined || CLOSE.has(after) || after === ',' ? -1 : INFIX.get(after)?.prec;
+    if (b === undefined || a === undefined || b >= inner || a >= inner) continue;
+    ts = [...ts.slice(0, i), ...ts.slice(i + 1, end - 1), ...ts.slice(end)];
+  }
+  return ts;
+}
+
+/** Holes read so far: each `_` of any pattern is its own variable, never another pattern's. */
+let holes = 0;
+
+/** A pattern's text → its tokens and variables: each `_` a fresh one, `?a` the same one wherever it occurs. */
+export function readTermPattern(text: string): TermPattern {
+  const marked = text.replace(NAMED_HOLE, (_m, v: string) => `${HOLE_MARK}${v}`).replace(HOLE, () => `${HOLE_MARK}_${++holes}`);
+  const toks = strip(patternTokens(marked));
+  return { toks, vars: new Set(toks.filter((t) => t.startsWith(HOLE_MARK))) };
+}
+
+/** A text read once for matching many patterns against it. */
+export function patternTarget(text: string): Goal {
+  const toks = strip(patternTokens(text));
+  return { toks, ended: [...toks, END], set: new Set(toks) };
+}
+
+/** Whether the pattern matches a subterm of the text (`whole`: all of it); bounded by the matcher's budget. */
+export function patternMatches(pat: TermPattern, target: Goal, whole = false): boolean {
+  budget = MATCH_BUDGET;
+  if (!pat.toks.length) return false;
+  if (whole && pat.toks.length === 1 && pat.vars.has(pat.toks[0]!)) return true;
+  looseHoles = true;
+  try {
+    return matches(pat.toks, target, pat.vars, whole);
+  } finally {
+    looseHoles = false;
+  }
+}
+
+/**
+ * Whether the pattern matches all of the text with the variables already bound in
+ * `bind` (a conclusion pattern's parts share their `?a`); the bindings after it, or undefined.
+ */
+export function patternBinds(pat: TermPattern, target: Goal, bind: ReadonlyMap<string, string>): Map<string, string> | undefined {
+  budget = MATCH_BUDGET;
+  if (!pat.toks.length) return undefined;
+  if (pat.toks.length === 1 && pat.vars.has(pat.toks[0]!)) {
+    const v = pat.toks[0]!;
+    const text = target.toks.join(' ');
+    const prev = bind.get(v);
+    return prev === undefined || prev === text ? new Map(bind).set(v, text) : undefined;
+  }
+  looseHoles = true;
+  lastBind = undefined;
+  try {
+    const end = matchAt([...pat.toks, END], target.ended, 0, pat.vars, 0, new Map(bind));
+    return end === target.ended.length ? lastBind : undefined;
+  } finally {
+    looseHoles = false;
+  }
+}
+
+/** A statement's conclusion and hypotheses (leading `∀`s and `A →`s taken off), as tokens joined back into texts. */
+export function splitConclusion(text: string): { concl: string; hyps: string[] } {
+  const ts = patternTokens(text);
+  const { concl } = conclusion(ts);
+  const head = ts.slice(0, ts.length - concl.length);
+  const hyps: string[] = [];
+  let at = 0;
+  for (const a of topLevel(head, (t) => t === '→' || t === '⟹', 0)) {
+    const part = head.slice(at, a);
+    // a leading `∀ x,` belongs to the binder, not to the hypothesis
+    const comma = part[0] === '∀' ? topLevel(part, (t) => t === ',', 0, 1)[0] : undefined;
+    hyps.push((comma === undefined ? part : part.slice(comma + 1)).join(' '));
+    at = a + 1;
+  }
+  return { concl: concl.join(' '), hyps };
+}
+
+/** The top-level `→`-separated parts of a pattern (as written): hypotheses, then the conclusion (last). */
+export function arrowParts(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (OPEN[c]) depth++;
+    else if (CLOSE.has(c)) depth--;
+    else if (depth === 0 && (c === '→' || (c === '-' && text[i + 1] === '>' && text[i - 1] !== '<'))) {
+      out.push(text.slice(at, i).trim());
+      at = c === '→' ? i + 1 : i + 2;
+    }
+  }
+  out.push(text.slice(at).trim());
+  return out;
 }

@@ -34,8 +34,32 @@ export interface ParsedQuery {
   text: string;
 }
 
+/**
+ * Where a search looks (docs/ranking.md, "Scope filters"): module prefixes
+ * (`Mathlib.Topology` covers `Mathlib.Topology.*`), namespace prefixes (`Finset`:
+ * `Finset.*`), kinds (`theorem` also takes `lemma`); each list is "any of".
+ * Deprecated declarations are left out unless `deprecated` is true.
+ */
+export interface ScopeFilter {
+  modules?: string[];
+  namespaces?: string[];
+  kinds?: string[];
+  deprecated?: boolean;
+}
+
 export interface SearchOptions {
   k?: number;
+  /**
+   * Restrict the search (merged with `in:`/`ns:`/`kind:`/`deprecated:` terms in the
+   * query text); applied before the top-k cut.
+   */
+  scope?: ScopeFilter;
+  /**
+   * Read the query as a Loogle-style pattern (constants, `"name fragments"`, terms
+   * with `_` and `?a` holes, `⊢ conclusion`, comma-separated): premises that match
+   * it come first. Unset, a query in that form is recognised; false never reads one.
+   */
+  pattern?: boolean;
   mode?: Mode;
   /** Use the second stage; unset, the engine's default (on when the shipped reranker's evaluation says so). */
   rerank?: boolean;
@@ -118,6 +142,8 @@ export interface ScoreParts {
   slot?: number;
   /** Goal match: 2 when the conclusion is the goal, 1 when it is once the hypotheses are set aside (absent: neither, or not computed). */
   goal?: number;
+  /** Pattern searches: 1 for a premise that matches every part of the pattern. */
+  pattern?: number;
   /** SInE / MePo only: the BFS depth or pass that selected the premise. */
   level?: number;
   /** SInE / MePo only: trigger strength (summed rarity) or relevance within its level. */

@@ -81,7 +81,7 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
   for (const { q, gold } of scored) {
     const slot = slotUse === 'given' ? q.tactic : undefined;
     const where = q.theorem ? provingIn(engine, files!, q.theorem) : {};
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(context ? where : scratch(where)) });
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, pattern: false, ...(context ? where : scratch(where)) });
     const ranked = hits.map((h) => h.name);
     per.push({ style: q.style, m: queryMetrics(groupRanks(ranked, gold)) });
     for (const [part, groups] of Object.entries(q.goldParts ?? {})) {

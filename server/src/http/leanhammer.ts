@@ -8,10 +8,14 @@
  *   GET  /indexed-modules   → [module]
  *   GET  /max-new-premises  → number
  *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
- *                   imported_modules?, imported_all_modules?, slot?|tactic?, llm?} → [{name, score}]
+ *                   imported_modules?, imported_all_modules?, slot?|tactic?, llm?,
+ *                   in?: [module prefix], ns?: [namespace], kinds?: [kind], deprecated?, pattern?} → [{name, score}]
  * `local_premises` (when given) limits the answer to those indexed premises plus
  * the new ones; `slot` (or `tactic`, premise-lsp's own addition) names the tactic
- * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); lean-lsp-mcp sends
+ * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); `in`, `ns`, `kinds`
+ * and `deprecated` restrict the answer (scope filters, also as `in:`… terms in
+ * `state`), `pattern: true` reads `state` as a Loogle-style pattern (recognised
+ * without it when written as one); lean-lsp-mcp sends
  * only `{state, new_premises, k}`. A request's new premises are searched with the
  * index for that request only (the engine's `extra`), never stored, so callers
  * never see each other's. A server started with `--llm` fuses in the LLM's
@@ -23,8 +27,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { slotChoices, slotOf, withNotation } from '../engine/open.js';
-import type { Mode, PremiseSearch } from '../engine/types.js';
+import { PatternError, slotChoices, slotOf, withNotation } from '../engine/open.js';
+import type { Mode, PremiseSearch, ScopeFilter } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
 import type { LlmClient } from '../llm/client.js';
 import { searchWithLlm } from '../llm/search.js';
@@ -90,6 +94,26 @@ function field<T>(body: Record<string, unknown>, key: string, check: (v: unknown
   if (v === undefined || v === null) return undefined;
   if (!check(v)) throw new BadRequest(`${key} must be ${what}`);
   return v;
+}
+
+/** Most entries of a scope list (`in`, `ns`, `kinds`), and most characters of each. */
+const MAX_SCOPE_ENTRIES = 100;
+const isNameList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.length <= MAX_SCOPE_ENTRIES && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= MAX_NAME_CHARS);
+
+/** The request's scope filter fields, checked. */
+function scopeOf(b: Record<string, unknown>): ScopeFilter | undefined {
+  const what = `a list of at most ${MAX_SCOPE_ENTRIES} non-empty names`;
+  const scope: ScopeFilter = {};
+  const modules = field(b, 'in', isNameList, what);
+  const namespaces = field(b, 'ns', isNameList, what);
+  const kinds = field(b, 'kinds', isNameList, what);
+  const deprecated = field(b, 'deprecated', (v): v is boolean => typeof v === 'boolean', 'true or false');
+  if (modules?.length) scope.modules = modules;
+  if (namespaces?.length) scope.namespaces = namespaces;
+  if (kinds?.length) scope.kinds = kinds;
+  if (deprecated) scope.deprecated = true;
+  return Object.keys(scope).length ? scope : undefined;
 }
 
 const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
@@ -182,13 +206,20 @@ export class LeanHammerApi {
     const only = local ? await this.allowedSet(local, fresh) : undefined;
     const extra = await this.readRecords(fresh);
     const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
-    const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot } as const;
+    const scope = scopeOf(b);
+    const pattern = field(b, 'pattern', (v): v is boolean => typeof v === 'boolean', 'true or false');
+    const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot, scope, pattern } as const;
     const query = withNotation(state);
-    const hits =
-      this.opts.llm && useLlm
-        ? (await searchWithLlm(this.engine, this.opts.llm, query, opts, this.opts.log)).hits
-        : await this.engine.search(query, opts);
-    return hits.map((h) => ({ name: h.name, score: h.score }));
+    try {
+      const hits =
+        this.opts.llm && useLlm
+          ? (await searchWithLlm(this.engine, this.opts.llm, query, opts, this.opts.log)).hits
+          : await this.engine.search(query, opts);
+      return hits.map((h) => ({ name: h.name, score: h.score }));
+    } catch (e) {
+      if (e instanceof PatternError) throw new BadRequest(e.message);
+      throw e;
+    }
   }
 
   /** The new premises as records, read in slices that give other callers a turn (up to 16 MiB of them). */

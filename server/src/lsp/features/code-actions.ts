@@ -37,7 +37,7 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const text = doc.getText();
   const offset = doc.offsetAt(pos);
   const { slot, prefixStart, prefix } = cursorContext(text, offset, ctx.flavor());
-  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), slot: slot?.tactic, ...inScope(query) });
+  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), slot: slot?.tactic, pattern: false, ...inScope(query) });
   const goalText = query.source === 'goal' ? query.text : undefined;
   return hits.slice(0, max).map((h) => insertAction(ctx, doc.uri, doc.version, text, offset, prefixStart, prefix, slot, h, goalText));
 }

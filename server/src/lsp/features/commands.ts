@@ -1,13 +1,14 @@
 /**
  * `premise-lsp.search` (free text or the goal at uri/position → results for
- * pickers, each with the `uri` of its source when known; with the `llm` settings, fused with the LLM's rewrites of the query) and `premise-lsp.insert` (apply an insertion through
+ * pickers; `in`, `ns`, `kinds`, `deprecated` restrict them, `pattern` reads the text as a pattern; each with the `uri` of its source when known; with the `llm` settings, fused with the LLM's rewrites of the query) and `premise-lsp.insert` (apply an insertion through
  * `workspace/applyEdit`).
  */
 import { pathToFileURL } from 'node:url';
 import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
-import { MAX_QUERY_CHARS, type PremiseSearch, type SearchHit } from '../../engine/types.js';
+import { MAX_QUERY_CHARS, type PremiseSearch, type ScopeFilter, type SearchHit } from '../../engine/types.js';
+import { PatternError } from '../../engine/open.js';
 import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { llmClientFor } from './llm.js';
@@ -24,6 +25,36 @@ interface SearchArgs {
   k?: number;
   /** The tactic whose argument is wanted (`rw`, `exact`…); unset, the slot at uri/position if any. */
   slot?: string;
+  /** Module prefixes, namespaces, kinds (each a string or a list), deprecated declarations too. */
+  scope?: ScopeFilter;
+  /** Read the query as a pattern (true), never (false), or when written as one (unset). */
+  pattern?: boolean;
+}
+
+/** Most entries of each scope list. */
+const MAX_SCOPE_ENTRIES = 100;
+
+/** A scope list argument: a name or a list of names. */
+function names(a: Record<string, unknown>, key: string): string[] | undefined {
+  const v = a[key];
+  if (v === undefined || v === null) return undefined;
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list) || list.length > MAX_SCOPE_ENTRIES || !list.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 1024)) {
+    throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${key} must be a name or a list of at most ${MAX_SCOPE_ENTRIES} names`);
+  }
+  return list.length ? (list as string[]) : undefined;
+}
+
+function scopeOf(a: Record<string, unknown>): ScopeFilter | undefined {
+  const scope: ScopeFilter = {};
+  const modules = names(a, 'in');
+  const namespaces = names(a, 'ns');
+  const kinds = names(a, 'kinds') ?? names(a, 'kind');
+  if (modules) scope.modules = modules;
+  if (namespaces) scope.namespaces = namespaces;
+  if (kinds) scope.kinds = kinds;
+  if (a.deprecated === true) scope.deprecated = true;
+  return Object.keys(scope).length ? scope : undefined;
 }
 
 function argsOf(raw: unknown): SearchArgs {
@@ -38,6 +69,8 @@ function argsOf(raw: unknown): SearchArgs {
     position: pos && typeof pos.line === 'number' && typeof pos.character === 'number' ? { line: pos.line, character: pos.character } : undefined,
     k: typeof a.k === 'number' && a.k > 0 ? Math.min(Math.floor(a.k), MAX_K) : undefined,
     slot: typeof a.slot === 'string' ? a.slot : typeof a.tactic === 'string' ? a.tactic : undefined,
+    scope: scopeOf(a),
+    pattern: typeof a.pattern === 'boolean' ? a.pattern : undefined,
   };
 }
 
@@ -67,11 +100,18 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query) };
+  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
   const llm = llmClientFor(cfg.llm);
-  const { hits, augmentation } = llm
-    ? await searchWithLlm(engine, llm, query.text, opts, (line) => ctx.log.warn(line))
-    : { hits: await engine.search(query.text, opts), augmentation: undefined };
+  let found: { hits: SearchHit[]; augmentation?: unknown };
+  try {
+    found = llm
+      ? await searchWithLlm(engine, llm, query.text, opts, (line) => ctx.log.warn(line))
+      : { hits: await engine.search(query.text, opts), augmentation: undefined };
+  } catch (e) {
+    if (e instanceof PatternError) throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${e.message}`);
+    throw e;
+  }
+  const { hits, augmentation } = found;
   return {
     query: query.text,
     ...(augmentation ? { llm: augmentation } : {}),

@@ -55,8 +55,9 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...inScope(query) };
   const [byGoal, byPrefix] = await Promise.all([
     // the slot's tactic ranks the goal's premises (`rw [` wants equations whose left side is in the goal)
-    query ? engine.search(query.text, { ...opts, slot: slot?.tactic }).catch(() => []) : Promise.resolve([] as SearchHit[]),
-    prefix.length >= 2 ? engine.search(prefix, opts).catch(() => []) : Promise.resolve([] as SearchHit[]),
+    // a goal or a typed prefix, never a pattern
+    query ? engine.search(query.text, { ...opts, slot: slot?.tactic, pattern: false }).catch(() => []) : Promise.resolve([] as SearchHit[]),
+    prefix.length >= 2 ? engine.search(prefix, { ...opts, pattern: false }).catch(() => []) : Promise.resolve([] as SearchHit[]),
   ]);
   const seen = new Set<string>();
   const hits: SearchHit[] = [];
