@@ -11,6 +11,7 @@ commands:
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
   fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
+  holdout-files --records <records.jsonl> | --index <index-dir> [--shared DIR] [--out FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
@@ -152,6 +153,21 @@ statement in words, surrounding prose) as term ids.
 
 example:
   premise-lsp tower-data --index /tmp/idx --out /tmp/tower-data
+`,
+  'holdout-files': `usage: premise-lsp holdout-files (--records <records.jsonl> | --index <index-dir>) [options]
+
+The files the one hold-out rule keeps out of all training (server/src/eval/holdout.ts):
+SHA-1(path) mod 20 = 0 (the held-out statements eval and the bench query), and the files of
+the LeanDojo, MathlibQR and MathlibMPR queries. One path a line, sorted; the training
+recipes (models/train/) read it as HOLDOUT_FILES.
+
+  --records FILE       the corpus as extracted records (premise-lsp extract)
+  -i, --index DIR      or the corpus as an index
+  --shared DIR         the evaluation data (default: ../shared/data; absent: the hash rule only)
+  -o, --out FILE       where to write the list (default: stdout)
+
+example:
+  premise-lsp holdout-files --records /tmp/records.jsonl --out /tmp/holdout-files.txt
 `,
   'fusion-data': `usage: premise-lsp fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [options]
 
