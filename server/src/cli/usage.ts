@@ -132,6 +132,7 @@ theorem of the records, with feature rows and 0/1 labels.
   --val-limit N        validation queries at most (default: limit / 20)
   --mode M             the first stage: bm25, dense or hybrid (default: hybrid when the index has vectors)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --val-dojo FILE      also write the validation queries in LeanDojo form
   --no-context PCT     percent of training queries searched without their file's earlier
                        declarations as nearby (default: 50; validation queries always have them)
@@ -149,6 +150,7 @@ statement in words, surrounding prose) as term ids.
   -i, --index DIR      an index built with an encoder (required)
   -o, --out DIR        where to write vectors.i8, scales.f32, terms.json, pairs.jsonl (required)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --min-df N           keep terms in at least N premises (default: 3)
 
 example:
@@ -183,6 +185,7 @@ without their file context.
   --limit N            training queries (default: 6000)
   --dev-limit N        dev queries (default: 1000)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --no-context PCT     percent of training queries searched without their file's earlier
                        declarations nearby (default: 50)
 
