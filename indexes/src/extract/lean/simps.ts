@@ -26,6 +26,7 @@ function instanceFields(toks: Tok[], term: number, e: number): Fields | undefine
   } else if (t?.k === T.Assign && toks[term + 1]?.k === T.Open && toks[term + 1]!.v === '{') {
     const close = matchClose(toks, term + 1, e);
     if (close !== e - 1) return undefined; // something follows the instance (`{ … } |>.trans …`)
+    for (let m = term + 2; m < close; m++) if (toks[m]!.k === T.Id && toks[m]!.v === 'with') return undefined; // `{ s with … }`: fields may come from s
     a = term + 2;
     b = close;
   } else return undefined;
@@ -68,7 +69,8 @@ function equivSides(toks: Tok[], a: number, b: number): [string, string] | undef
     if (tk.k === T.Open || tk.k === T.Attr) depth++;
     else if (tk.k === T.Close) depth--;
     else if (depth === 0 && tk.k === T.Op) {
-      if (tk.v !== '≃' || at >= 0) return undefined; // another top-level operator: not a plain `α ≃ β`
+      // another top-level operator, or `≃L[R]`, `≃ₗ[R]`… (lexed `≃` then a name): not a plain `α ≃ β`
+      if (tk.v !== '≃' || at >= 0 || !toks[m + 1]?.sp) return undefined;
       at = m;
     } else if (depth === 0 && tk.k === T.Comma) return undefined;
   }
@@ -141,7 +143,8 @@ export function simpsStatement(
   const app = applied(toks, field, new Set(names));
   if (!app) return undefined;
   const [x, rhs] = app;
-  const head = explicit.length ? `${main.short} ${explicit.join(' ')}` : main.short;
+  const name = main.short.replace(/^_root_\./, '');
+  const head = explicit.length ? `${name} ${explicit.join(' ')}` : name;
   const lhs = proj === 'apply' ? `${head} ${x}` : `${explicit.length ? `(${head})` : head}.symm ${x}`;
   const type = proj === 'apply' ? sides[0] : sides[1];
   return { args: [...main.args, syntheticBinder(`(${x} : ${type})`, [x], false)], goal: `${lhs} = ${rhs}` };
