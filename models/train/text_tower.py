@@ -23,6 +23,7 @@ Usage: HOLDOUT_FILES=FILE /usr/bin/python3 models/train/text_tower.py DATA OUT_D
 Knobs (environment): TRAIN_SECONDS (900), BATCH (512), NEG (2048), THREADS (1), TAU (0.05), LR (0.005),
 SEED (0).
 """
+import hashlib
 import json
 import math
 import os
