@@ -61,16 +61,16 @@ describe('the one hold-out rule', () => {
     await expect(holdoutFilesCommand(['--shared', shared, '--out', out])).rejects.toThrow(/exactly one of/);
   });
 
-  it("makes a query from an evaluation set's file a validation query of rerank-data and fusion-data, never a training one", () => {
+  it("gives rerank-data and fusion-data no query from an evaluation set's file: never a training one, and the validation ones stay the held-out statements", () => {
     const records = join(tmp, 'queries.jsonl');
-    const lines = [A, B].flatMap((f, i) =>
+    const lines = [A, B, VAL].flatMap((f, i) =>
       extractRecords(`theorem base${i} : 1 = 1 := rfl\ntheorem use${i} : 1 = 1 := by rw [base${i}]\n`, { lang: 'lean', rel: f, module: `M${i}` }),
     );
     writeFileSync(records, lines.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const { queries } = statementQueries(records, new Set(), () => true, shared);
     expect(queries.map((q) => [q.name, q.split]).sort()).toEqual([
       ['use0', 'train'],
-      ['use1', 'val'],
+      ['use2', 'val'],
     ]);
   });
 });

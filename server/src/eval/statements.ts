@@ -74,7 +74,10 @@ export function recordQueries(
       skippedHoldout++;
       continue;
     }
-    const q = statementQuery(r, r.refs.filter(has), (f) => rule.isHeldOut(f));
+    // a held-out file's statement is never a training query; the validation queries are the
+    // held-out statements' (an evaluation set's file outside them gives none)
+    if (rule.isHeldOut(r.file) && !isValidationFile(r.file)) continue;
+    const q = statementQuery(r, r.refs.filter(has), isValidationFile);
     if (q) queries.push(q);
   }
   queries.sort(byStableHash);
