@@ -154,8 +154,62 @@ describe('LeanHammer premise selection API', () => {
     const refused = replies.filter((r) => status(r) === '503');
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatch(/\r\nretry-after: 1\r\n/i);
-    expect(refused[0]).toMatch(/"error":"busy: 4 requests in progress and 64 waiting/);
+    expect(refused[0]).toMatch(/"error":"busy: 68 requests taken in \(at most 4 worked on at once, 64 more waiting\)/);
     expect(replies.filter((r) => status(r) === '200')).toHaveLength(4 + 64);
     expect((await get('/max-new-premises')).status).toBe(200);
   });
+
+  it('refuses a slot (or tactic) that is no tactic with a premise slot, naming the allowed ones, as the CLI does', async () => {
+    const r = await retrieve({ state: '⊢ a * b = b * a', slot: 'banana' });
+    expect(r.status).toBe(400);
+    const error = (r.body as { error: string }).error;
+    expect(error).toMatch(/^slot "banana" is not a tactic with a premise slot; one of: rw \(rw, rwa, .*\); simp \(simp, /);
+    expect(error).toMatch(/apply \(apply, refine/);
+    expect(await retrieve({ state: '⊢ x', tactic: 'nonsense' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^tactic "nonsense" is not/) } });
+    // what the CLI's --slot takes is taken here
+    expect((await retrieve({ state: '⊢ a * b = b * a', slot: 'nth_rw 2', k: 2 })).status).toBe(200);
+    expect((await retrieve({ state: '⊢ a * b = b * a', tactic: 'exact?', k: 2 })).status).toBe(200);
+  });
+
+  it('refuses local_premises longer than the index with 400 before reading its entries', async () => {
+    const size = ((await get('/indexed-premises')).body as string[]).length;
+    const r = await retrieve({ state: '⊢ a * b = b * a', local_premises: new Array(size + 1).fill(0) });
+    expect(r).toEqual({ status: 400, body: { error: `local_premises has ${size + 1} entries, more than the index's ${size} premises (/indexed-premises)` } });
+    // the whole index is fine
+    const all = await retrieve({ state: '⊢ a * b = b * a', local_premises: Array.from({ length: size }, (_, i) => i), k: 3 });
+    expect(all.status).toBe(200);
+    expect(all.body).toHaveLength(3);
+  });
+});
+
+describe('stopping the HTTP API', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s ends the server while a client holds a silent connection and another a half-sent request', async (signal) => {
+    const proc = spawn(process.execPath, [CLI, 'http', '--index', index, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((res) => proc.on('exit', (code) => res(code)));
+    const url = await new Promise<string>((res, rej) => {
+      proc.stderr!.on('data', (d: Buffer) => {
+        const m = /listening on (http:\/\/\S+)/.exec((stderr += d.toString()));
+        if (m) res(m[1]!);
+      });
+      void exited.then((code) => rej(new Error(`server exited ${code}: ${stderr}`)));
+    });
+    const { hostname, port } = new URL(url);
+    const silent = connect(Number(port), hostname);
+    silent.on('error', () => undefined);
+    const half = connect(Number(port), hostname);
+    half.on('error', () => undefined);
+    half.setEncoding('utf8');
+    // the server has taken the request in when it says 100 Continue; then half the body, and nothing more
+    const taken = new Promise<void>((res) => half.on('data', (d: string) => d.includes('100 Continue') && res()));
+    half.write(`POST /retrieve HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`);
+    await taken;
+    half.write('{"state":');
+    await new Promise<void>((res) => silent.connecting ? silent.once('connect', () => res()) : res());
+    proc.kill(signal);
+    // before: still running 200 s later (the hang guard is below the server's 10 s idle timeout)
+    expect(await exited).toBe(0);
+    silent.destroy();
+    half.destroy();
+  }, 8_000);
 });

@@ -22,9 +22,16 @@
 //   sorry                                (a warning diagnostic "declaration uses 'sorry'" on that line)
 //   -- refresh                           (send workspace/semanticTokens/refresh after elaboration)
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
-// Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION.
+// Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
+// FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
+// FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it).
 import { existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
+
+if (process.env.FAKE_DIE_AFTER_FIRST) {
+  if (existsSync(process.env.FAKE_DIE_AFTER_FIRST)) process.exit(6);
+  writeFileSync(process.env.FAKE_DIE_AFTER_FIRST, 'started');
+}
 
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)

@@ -64,3 +64,36 @@ describe('/retrieve bounds on new premises', () => {
     expect(done).toEqual(['small', 'big']);
   });
 });
+
+describe('/retrieve bounds on local_premises', () => {
+  /** An engine of `n` indexed premises that answers at once with the first allowed one. */
+  const big = (n: number) => {
+    const names = Array.from({ length: n }, (_, i) => `P.p${i}`);
+    return {
+      indexedNames: () => names,
+      indexedModules: () => ['Init'],
+      search: async (_q: string, opts: { only?: { has(n: string): boolean } }) => names.filter((n) => !opts.only || opts.only.has(n)).slice(0, 1).map((name) => ({ name, score: 1 })),
+    } as unknown as PremiseSearch;
+  };
+
+  it('refuses more local_premises than the index has premises, with a 400 saying so', async () => {
+    const a = new LeanHammerApi(big(10), { maxNewPremises: 4 });
+    const r = await retrieve(a, { local_premises: new Array(11).fill(3) });
+    expect(r).toEqual({ status: 400, body: { error: "local_premises has 11 entries, more than the index's 10 premises (/indexed-premises)" } });
+    expect(await retrieve(a, { local_premises: new Array(10).fill(3) })).toEqual({ status: 200, body: [{ name: 'P.p3', score: 1 }] });
+  });
+
+  it('answers a small request while a large local_premises list is still being turned into names', async () => {
+    const n = 200_000;
+    const a = new LeanHammerApi(big(n), { maxNewPremises: 4 });
+    const done: string[] = [];
+    const all = Array.from({ length: n }, (_, i) => n - 1 - i);
+    const large = retrieve(a, { local_premises: all }).then((r) => (done.push('large'), r));
+    const small = retrieve(a, {}).then((r) => (done.push('small'), r));
+    const [l, s] = await Promise.all([large, small]);
+    expect(l).toEqual({ status: 200, body: [{ name: 'P.p0', score: 1 }] });
+    expect(s).toEqual({ status: 200, body: [{ name: 'P.p0', score: 1 }] });
+    // before: the set of 200,000 names was built in one piece, and the large request answered first
+    expect(done).toEqual(['small', 'large']);
+  });
+});

@@ -4,9 +4,23 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LeanHammerApi } from '../../server/src/http/leanhammer.js';
-import { createApiServer } from '../../server/src/http/server.js';
+import {
+  createApiServer,
+  HEADERS_TIMEOUT_MS,
+  IDLE_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_CONNECTIONS,
+  REQUEST_TIMEOUT_MS,
+} from '../../server/src/http/server.js';
 
-const api = { handle: async (_m: string, _p: string, body: string) => ({ status: 200, body: { got: body.length } }) } as unknown as LeanHammerApi;
+/** A stand-in API: echoes the body's length; `/slow` takes 600 ms; `/boom` fails as a corrupt index does. */
+const api = {
+  handle: async (_m: string, path: string, body: string) => {
+    if (path === '/boom') throw new Error('corrupt or unreadable index file /srv/secret-place/index/premises.bin');
+    if (path === '/slow') await new Promise((res) => setTimeout(res, 600));
+    return { status: 200, body: { got: body.length } };
+  },
+} as unknown as LeanHammerApi;
 const servers: import('node:http').Server[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
 
@@ -56,5 +70,87 @@ describe('API server transport', () => {
     const r = await fetch(`http://127.0.0.1:${port}/retrieve`, { method: 'POST', body: '{}' });
     expect(r.status).toBe(200);
     expect(logged).toEqual([]);
+  });
+
+  it('reads bodies before taking a work place: clients stalled mid-body keep no other caller waiting, then get 408', async () => {
+    const port = await start({ maxActive: 1, maxQueued: 4, bodyTimeoutMs: 2000 });
+    // two clients each send half a body, then nothing (before: the first held the only place until
+    // its 408, the second then held it as long, and the next caller waited for both)
+    const stalled = [0, 1].map(() => {
+      const sock = connect(port, '127.0.0.1');
+      let reply = '';
+      sock.setEncoding('utf8');
+      sock.on('error', () => undefined);
+      const taken = new Promise<void>((res) => sock.on('data', (d: string) => (reply += d).includes('100 Continue') && res()));
+      const closed = once(sock, 'close');
+      sock.write('POST /retrieve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n');
+      return { sock, taken, closed, reply: () => reply };
+    });
+    await Promise.all(stalled.map((c) => c.taken));
+    for (const c of stalled) c.sock.write('{"state":');
+    const r = await fetch(`http://127.0.0.1:${port}/retrieve`, { method: 'POST', body: '{"state":"x"}' });
+    expect(r.status).toBe(200);
+    // answered while the stalled ones still wait for their body timeout
+    for (const c of stalled) expect(c.reply()).not.toMatch(/HTTP\/1\.1 408/);
+    await Promise.all(stalled.map((c) => c.closed));
+    for (const c of stalled) expect(c.reply()).toMatch(/\r\n\r\nHTTP\/1\.1 408 /);
+  }, 15_000);
+
+  it('closes a connection that never sends a byte, and one that never finishes its headers', async () => {
+    const port = await start({ idleTimeoutMs: 300, headersTimeoutMs: 300 });
+    // before: neither was ever closed (node's header timeout starts at the first byte; no idle timeout)
+    const silent = connect(port, '127.0.0.1');
+    silent.on('error', () => undefined);
+    await once(silent, 'close');
+    const half = connect(port, '127.0.0.1');
+    let reply = '';
+    half.setEncoding('utf8');
+    half.on('data', (d: string) => (reply += d));
+    half.on('error', () => undefined);
+    const closed = once(half, 'close');
+    // keeps sending a header byte now and then (never idle), never the end of the headers
+    const drip = setInterval(() => half.writable && half.write('x'), 100);
+    half.write('POST /retrieve HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    await closed;
+    clearInterval(drip);
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+  }, 30_000); // a hang guard, loose for a loaded machine
+
+  it('leaves a connection alone while its request is worked on, however long past the idle timeout', async () => {
+    const port = await start({ idleTimeoutMs: 200 });
+    const r = await fetch(`http://127.0.0.1:${port}/slow`, { method: 'POST', body: '{}' });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ got: 2 });
+  });
+
+  it('sets the header, request, keep-alive and idle timeouts and the connection cap explicitly', async () => {
+    const server = createApiServer(api, () => undefined);
+    expect(server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
+    expect(server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
+    expect(server.timeout).toBe(IDLE_TIMEOUT_MS);
+    expect(server.maxConnections).toBe(MAX_CONNECTIONS);
+    expect(HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS);
+  });
+
+  it('answers an internal error with a generic 500 and logs the detail (a path on this machine) only to the log', async () => {
+    const port = await start({});
+    logged.length = 0;
+    const r = await fetch(`http://127.0.0.1:${port}/boom`, { method: 'POST', body: '{}' });
+    expect(r.status).toBe(500);
+    const text = await r.text();
+    expect(text).not.toMatch(/secret-place|premises\.bin|corrupt/);
+    expect(JSON.parse(text)).toEqual({ error: expect.stringMatching(/internal error/) });
+    expect(logged.join('\n')).toMatch(/corrupt or unreadable index file \/srv\/secret-place\/index\/premises\.bin/);
+  });
+
+  it('refuses a body that would take the bodies held at once past their bound with 503 and Retry-After', async () => {
+    const port = await start({ maxBufferedBytes: 1000 });
+    const r = await fetch(`http://127.0.0.1:${port}/retrieve`, { method: 'POST', body: 'x'.repeat(2000) });
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('1');
+    // and the bytes are given back: the next (small) request is read
+    const ok = await fetch(`http://127.0.0.1:${port}/retrieve`, { method: 'POST', body: 'x'.repeat(500) });
+    expect(await ok.json()).toEqual({ got: 500 });
   });
 });

@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { LeanHammerApi } from '../http/leanhammer.js';
-import { createApiServer } from '../http/server.js';
+import { createApiServer, stopApiServer } from '../http/server.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags } from './engine-flags.js';
 import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
@@ -33,8 +33,9 @@ export async function httpCommand(argv: string[]): Promise<number> {
   await once(server, 'listening');
   const addr = server.address() as AddressInfo;
   log(`${engine.size} premises; listening on http://${addr.address}:${addr.port}`);
+  // connections still open (a request being answered, half-sent or silent) get a short grace, then are closed
   await new Promise<void>((resolve) => {
-    const stop = () => server.close(() => resolve());
+    const stop = () => void stopApiServer(server).then(resolve);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

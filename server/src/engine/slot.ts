@@ -13,16 +13,26 @@ import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 export type SlotKind = 'rw' | 'simp' | 'exact' | 'apply' | 'rule' | 'using';
 export const SLOT_KINDS: readonly SlotKind[] = ['rw', 'simp', 'exact', 'apply', 'rule', 'using'];
 
+/** The tactics and methods (Lean and Isabelle) that name each slot kind: what `slotOf` accepts. */
+export const SLOT_TACTICS: Readonly<Record<SlotKind, readonly string[]>> = {
+  rw: ['rw', 'rwa', 'rewrite', 'erw', 'nth_rw', 'nth_rewrite', 'rw_mod_cast', 'simp_rw'],
+  simp: ['simp', 'simpa', 'simp_all', 'dsimp', 'field_simp', 'norm_num', 'simp_arith', 'clarsimp', 'auto', 'force', 'fastforce', 'fastsimp', 'bestsimp', 'add'],
+  exact: ['exact', 'exacts', 'exact_mod_cast', 'convert', 'fact'],
+  apply: ['apply', 'refine', "refine'", 'apply_mod_cast', 'specialize'],
+  rule: ['rule', 'erule', 'drule', 'frule', 'intro', 'elim', 'rule_tac', 'iprover', 'rules'],
+  using: ['using', 'from', 'with', 'metis', 'meson', 'smt', 'blast'],
+};
+const KIND_OF = new Map<string, SlotKind>(SLOT_KINDS.flatMap((k) => SLOT_TACTICS[k].map((t) => [t, k] as const)));
+
 /** A tactic or method as written (`nth_rw 2`, `simp only`, `simp add:`, `exact?`, `erule`…) → its slot kind. */
 export function slotOf(tactic: string | undefined): SlotKind | undefined {
   const t = (tactic ?? '').trim().split(/[\s?!]/)[0]!.replace(/:$/, '');
-  if (/^(rw|rwa|rewrite|erw|nth_rw|nth_rewrite|rw_mod_cast|simp_rw)$/.test(t)) return 'rw';
-  if (/^(simp|simpa|simp_all|dsimp|field_simp|norm_num|simp_arith|clarsimp|auto|force|fastforce|fastsimp|bestsimp|add)$/.test(t)) return 'simp';
-  if (/^(exact|exacts|exact_mod_cast|convert|fact)$/.test(t)) return 'exact';
-  if (/^(apply|refine|refine'|apply_mod_cast|specialize)$/.test(t)) return 'apply';
-  if (/^(rule|erule|drule|frule|intro|elim|rule_tac|iprover|rules)$/.test(t)) return 'rule';
-  if (/^(using|from|with|metis|meson|smt|blast)$/.test(t)) return 'using';
-  return undefined;
+  return KIND_OF.get(t);
+}
+
+/** What `slotOf` accepts, for error messages: each kind with its tactics. */
+export function slotChoices(): string {
+  return SLOT_KINDS.map((k) => `${k} (${SLOT_TACTICS[k].join(', ')})`).join('; ');
 }
 
 /** Kinds that rewrite by unfolding at best: demoted in `rw`/`simp` slots. */

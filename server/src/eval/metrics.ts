@@ -1,6 +1,6 @@
 /**
  * Retrieval metrics over gold groups: Recall@k (fraction of groups hit in the top
- * k; k = 16 and 32 as LeanHammer's selector reports), nDCG@10 with binary relevance, MRR (first hit within the ranking).
+ * k; 16 and 32 as LeanHammer's selector reports), nDCG@10 with binary relevance, MRR (first hit within the ranking).
  */
 export const METRIC_NAMES = ['R@1', 'R@5', 'R@10', 'R@16', 'R@32', 'R@100', 'nDCG@10', 'MRR'] as const;
 export type Metrics = Record<(typeof METRIC_NAMES)[number], number>;

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { withNotation } from '../engine/open.js';
+import { slotChoices, slotOf, withNotation } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
 import type { LlmClient } from '../llm/client.js';
@@ -93,6 +93,8 @@ function field<T>(body: Record<string, unknown>, key: string, check: (v: unknown
 }
 
 const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
+/** Most indices the allowed set of `local_premises` takes in one turn before giving other callers theirs. */
+const SET_SLICE = 64 * 1024;
 const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
   Array.isArray(v) && v.every((x) => x && typeof x === 'object' && typeof x.name === 'string' && x.name && typeof x.decl === 'string');
 const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_K;
@@ -144,6 +146,13 @@ export class LeanHammerApi {
     if (state === undefined) throw new BadRequest('state is required (the goal, as Lean prints it)');
     if (state.length > MAX_STATE_CHARS) throw new BadRequest(`state has ${state.length} characters, more than the ${MAX_STATE_CHARS} allowed`);
     const k = field(b, 'k', isK, `an integer from 1 to ${MAX_K}`) ?? DEFAULT_K;
+    // bounded by the index's size before any entry is looked at: a list of millions (within the body
+    // limit) would otherwise be checked and turned into names in one long synchronous step
+    const localRaw = b.local_premises;
+    if (Array.isArray(localRaw) && localRaw.length > this.engine.indexedNames().length) {
+      const size = this.engine.indexedNames().length;
+      throw new BadRequest(`local_premises has ${localRaw.length} entries, more than the index's ${size} premises (/indexed-premises)`);
+    }
     const local = field(b, 'local_premises', isIndexList, 'a list of premise indices (positions in /indexed-premises)');
     const fresh = field(b, 'new_premises', isPremiseList, 'a list of {name, decl}') ?? [];
     if (fresh.length > this.opts.maxNewPremises) {
@@ -166,8 +175,11 @@ export class LeanHammerApi {
       throw new BadRequest(`new_premises' decls have ${total} characters in all, more than the ${MAX_NEW_PREMISE_CHARS} allowed per request`);
     }
     const isTactic = (v: unknown): v is string => typeof v === 'string' && v.length <= 40;
-    const slot = field(b, 'slot', isTactic, 'a tactic name such as "rw"') ?? field(b, 'tactic', isTactic, 'a tactic name such as "rw"');
-    const only = local ? this.allowedSet(local, fresh) : undefined;
+    const slotKey = b.slot !== undefined && b.slot !== null ? 'slot' : 'tactic';
+    const slot = field(b, slotKey, isTactic, 'a tactic name such as "rw"');
+    // the list the CLI's --slot checks against (engine/slot.ts): an unknown tactic would rank as if none were given
+    if (slot !== undefined && !slotOf(slot)) throw new BadRequest(`${slotKey} ${JSON.stringify(slot)} is not a tactic with a premise slot; one of: ${slotChoices()}`);
+    const only = local ? await this.allowedSet(local, fresh) : undefined;
     const extra = await this.readRecords(fresh);
     const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
     const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot } as const;
@@ -200,14 +212,24 @@ export class LeanHammerApi {
     return r;
   }
 
-  private allowedSet(local: number[], fresh: { name: string }[]): { has(name: string): boolean } {
+  /** The names `local_premises` allows (at most the index's size of them), built in slices that give other callers a turn. */
+  private async allowedSet(local: number[], fresh: { name: string }[]): Promise<{ has(name: string): boolean }> {
     const names = this.engine.indexedNames();
     const bad = local.find((i) => i >= names.length);
     if (bad !== undefined) throw new BadRequest(`local_premises has index ${bad}, but the index has ${names.length} premises`);
     const key = createHash('sha1').update(Uint32Array.from(local)).digest('hex');
-    if (this.allowed?.key !== key) this.allowed = { key, names: new Set(local.map((i) => names[i]!)) };
-    const indexed = this.allowed.names;
+    let indexed = this.allowed?.key === key ? this.allowed.names : undefined;
+    if (!indexed) {
+      indexed = new Set<string>();
+      for (let at = 0; at < local.length; at += SET_SLICE) {
+        if (at) await nextTurn();
+        const end = Math.min(local.length, at + SET_SLICE);
+        for (let i = at; i < end; i++) indexed.add(names[local[i]!]!);
+      }
+      this.allowed = { key, names: indexed };
+    }
+    const allowed = indexed;
     const added = new Set(fresh.map((p) => p.name));
-    return { has: (name) => indexed.has(name) || added.has(name) };
+    return { has: (name) => allowed.has(name) || added.has(name) };
   }
 }

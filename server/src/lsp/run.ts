@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs, type AutoIndexOptions } from '../indexing/auto-index.js';
-import { parseServeArgs, type ServeArgs } from './args.js';
+import type { ServeArgs } from './args.js';
 import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
@@ -15,9 +15,13 @@ import { serve } from './serve.js';
 
 /**
  * Opens one index directory, or several as one engine (`sparseOnly`: BM25 only, some built without vectors;
- * `sourceRoots`: per directory, where its premises' files are, instead of its manifest's sources).
+ * `sourceRoots`: per directory, where its premises' files are, instead of its manifest's sources;
+ * `project`: a Lake project's automatic index, searched with the project weights, engine/fusion.ts).
  */
-export type IndexOpener = (indexDir: string | string[], opts?: { sparseOnly?: boolean; sourceRoots?: Record<string, string[]> }) => Promise<PremiseSearch> | PremiseSearch;
+export type IndexOpener = (
+  indexDir: string | string[],
+  opts?: { sparseOnly?: boolean; sourceRoots?: Record<string, string[]>; project?: boolean },
+) => Promise<PremiseSearch> | PremiseSearch;
 
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
@@ -30,7 +34,13 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     if (args.fakeEngineDelayMs) await new Promise((r) => setTimeout(r, args.fakeEngineDelayMs));
     if (args.fakeEngine) return FixtureEngine.fromFile(args.fakeEngine);
     const index = opts?.index ?? args.index;
-    if (index) return openIndex(index);
+    if (index) {
+      try {
+        return await openIndex(index);
+      } catch (e) {
+        throw new Error(`${(e as Error).message}. ${INDEX_FIX(index)}`);
+      }
+    }
     if (opts?.autoIndex === false) return new FixtureEngine([]);
     const log = opts?.log ?? new Logger();
     if (args.flavor === 'isabelle') {
@@ -45,12 +55,22 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
   };
 }
 
+/** How to mend an index that cannot be opened (shown to the user with the error). */
+const INDEX_FIX = (index: string) =>
+  `To fix it, build the index with \`premise-lsp index --out ${index} <sources>\`, or correct the \`index\` setting (or --index); without one, premise-lsp indexes the project itself.`;
+
+/** How to mend an automatic index that could not be built (shown to the user with the error). */
+export const AUTO_INDEX_FIX =
+  'To fix it, correct what the message names and restart the language server (premise-lsp builds the automatic index again), or set `index` to an index built with `premise-lsp index --out <dir> <sources>`.';
+
 /**
  * The automatic index as an engine: the sparse-only one as soon as every entry
  * is extracted, upgraded (through `upgrade`) to the hybrid one when the vectors
  * are built; or the hybrid one at once when the cache has it.
  */
 function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabelleCommand'>, log: Logger, openIndex: IndexOpener, opts: LoadRequest | undefined): Promise<PremiseSearch> {
+  // a Lean project's automatic index takes the project weights; an Isabelle workspace keeps its own
+  const project = what.prover !== 'isabelle';
   return new Promise((resolveFirst, rejectFirst) => {
     let first: Promise<PremiseSearch> | undefined;
     const build = autoIndexDirs({
@@ -58,32 +78,34 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
       log,
       progress: opts?.progress,
       onSparse: (dirs, sourceRoots) => {
-        first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
+        first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots, project }));
         first.then(resolveFirst, rejectFirst);
       },
     });
+    const failed = (e: unknown) => (e as Error).message.replace(/\.?$/, `. ${AUTO_INDEX_FIX}`);
     build.then(
-      async ({ dirs, roots: sourceRoots, hybrid }) => {
+      async ({ dirs, roots: sourceRoots, hybrid, failures }) => {
+        if (failures.length) log.alert('warn', `${failures.join('; ')}; premise-lsp serves the rest${hybrid ? '' : ' (BM25 only where the vectors are missing)'}. ${AUTO_INDEX_FIX}`);
         if (!first && hybrid && opts?.upgrade) {
           // from the cache: BM25 first (the vectors and the encoder take as long again to load), then hybrid
-          first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
+          first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots, project }));
           first.then(resolveFirst, rejectFirst);
         }
-        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid, sourceRoots }));
+        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid, sourceRoots, project }));
         if (!hybrid) return; // the sparse-only engine stays
         await first.catch(() => undefined);
         await new Promise((r) => setTimeout(r, 50)); // requests waiting for the first engine are answered before the long read
-        const full = await openIndex(dirs, { sourceRoots });
+        const full = await openIndex(dirs, { sourceRoots, project });
         if (opts?.upgrade) opts.upgrade(full);
         else log.info('automatic index: hybrid index ready (takes effect on the next load)');
       },
       (e) => {
-        if (!first) rejectFirst(e);
-        else log.error(`automatic index: ${(e as Error).message}`);
+        if (!first) rejectFirst(new Error(failed(e)));
+        else log.alert('error', `automatic index: ${failed(e)}`);
       },
     ).catch((e) => {
-      if (!first) rejectFirst(e);
-      else log.error(`automatic index: could not open the hybrid index: ${(e as Error).message}`);
+      if (!first) rejectFirst(new Error(failed(e)));
+      else log.alert('error', `automatic index: could not open the hybrid index: ${failed(e)}`);
     });
   });
 }
@@ -94,15 +116,8 @@ export function autoIndexRoot(leanRoot: string | undefined, workspaceRoot: strin
   return workspaceRoot && isLakeProject(workspaceRoot) ? workspaceRoot : undefined;
 }
 
-/** Run a session on stdio. Resolves with the process exit code (0 after shutdown+exit). */
-export async function runServe(argv: string[], openIndex: IndexOpener): Promise<number> {
-  let args: ServeArgs;
-  try {
-    args = parseServeArgs(argv);
-  } catch (e) {
-    process.stderr.write(`premise-lsp serve: ${(e as Error).message}\n`);
-    return 2;
-  }
+/** Run a session on stdio (`args` from parseServeArgs). Resolves with the process exit code (0 after shutdown+exit). */
+export async function runServe(args: ServeArgs, openIndex: IndexOpener): Promise<number> {
   let code = 0;
   await serve({
     upstreamSpec: args.upstream,
@@ -112,6 +127,7 @@ export async function runServe(argv: string[], openIndex: IndexOpener): Promise<
     stdout: process.stdout,
     restartDelayMs: args.restartDelayMs,
     hangTimeoutMs: args.hangTimeoutMs,
+    stopOnSignals: ['SIGTERM', 'SIGINT', 'SIGHUP'],
     onExit: (c) => (code = c),
   });
   return code;
