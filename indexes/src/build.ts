@@ -23,7 +23,7 @@ import { buildBeside } from './store/staging.js';
 import { dataDir } from './store/data-dir.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
-import { EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExternalRefs } from './external-refs.js';
+import { EXPORTS_FILE, EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExports, writeExternalRefs } from './external-refs.js';
 import type { AliasTargets } from './extract/alias-types.js';
 import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
 
@@ -42,6 +42,8 @@ export interface Corpus {
   own: Set<string>;
   /** Each record's formal BM25 terms (made during extraction; see ExtractedDecl.formalTerms). */
   formalTerms: TermRun[];
+  /** The sources' `export NS (a)` names and the declarations they name (kept in the index's `exports.json`). */
+  exports: Map<string, string>;
 }
 
 /** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
@@ -65,6 +67,7 @@ export async function extractCorpus(
   external: Iterable<string> = [],
   parallel: ParallelOptions = {},
   externalStatement?: AliasTargets,
+  externalExports?: ReadonlyMap<string, string>,
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
   const { files, warnings, skipped, links = [] } = discoverSources(inputs, discover);
@@ -84,7 +87,8 @@ export async function extractCorpus(
   }, parallel);
   prof.lap('read+extract');
   // the resolver also keeps one record per name (hand-written over generated) and drops alias records
-  const records = resolveRefs(decls, external, externalStatement);
+  const exports = new Map<string, string>();
+  const records = resolveRefs(decls, external, externalStatement, { external: externalExports, own: exports });
   prof.lap('resolve');
   const duplicates = decls.length - records.length;
   decls.length = 0;
@@ -96,7 +100,7 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms, exports };
 }
 
 export interface BuildOptions {
@@ -164,7 +168,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const external = against.names;
   let corpus: Corpus;
   try {
-    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages, followLinks: opts.followLinks }, external, {}, against.statementOf);
+    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages, followLinks: opts.followLinks }, external, {}, against.statementOf, against.exports);
   } finally {
     against.close();
   }
@@ -215,6 +219,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   if (dense) await writeDenseFiles(opts.out, dense, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }));
   // sidecars before the manifest, which marks the directory complete
   if (xrefs) writeExternalRefs(opts.out, xrefs);
+  if (corpus.exports.size) writeExports(opts.out, corpus.exports);
   if (defer) writeDeferredInformal(opts.out, contexts);
   const manifest = writeManifest(opts.out, {
     premises: n,
@@ -293,8 +298,10 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
-  const refs = join(dataDir(opts.from), EXTERNAL_REFS_FILE);
-  if (existsSync(refs)) copyFileSync(refs, join(opts.out, EXTERNAL_REFS_FILE));
+  for (const f of [EXTERNAL_REFS_FILE, EXPORTS_FILE]) {
+    const from = join(dataDir(opts.from), f);
+    if (existsSync(from)) copyFileSync(from, join(opts.out, f));
+  }
   const encoder = encoderRef(opts.encoder, opts.encoderDir);
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)

@@ -14,6 +14,9 @@ import { dataDir } from './store/data-dir.js';
 
 export const EXTERNAL_REFS_FILE = 'external-refs.json';
 const FORMAT = 'premise-lsp-external-refs';
+/** An index's `export NS (a)` names and what each names (they are not premises: resolveRefs drops their records). */
+export const EXPORTS_FILE = 'exports.json';
+const EXPORTS_FORMAT = 'premise-lsp-exports';
 
 /** Rows: premise `ids[i]` of this index references `names[targets[offsets[i]..offsets[i+1])]`. */
 export interface ExternalRefs {
@@ -23,10 +26,11 @@ export interface ExternalRefs {
   targets: number[];
 }
 
-/** The indexes a build resolves against: every premise name, and a premise's statement by name (an alias's target, ./extract/alias-types.ts). */
+/** The indexes a build resolves against: every premise name, a premise's statement by name (an alias's target, ./extract/alias-types.ts), and their `export` names. */
 export interface ExternalIndexes {
   names: Set<string>;
   statementOf: AliasTargets;
+  exports: Map<string, string>;
   close(): void;
 }
 
@@ -42,7 +46,33 @@ export function openExternal(dirs: string[]): ExternalIndexes {
     }
     return undefined;
   };
-  return { names, statementOf, close: () => tables.forEach((t) => t.close()) };
+  const exports = new Map<string, string>();
+  for (const dir of dirs) for (const [name, target] of readExports(dir)) if (!exports.has(name)) exports.set(name, target);
+  return { names, statementOf, exports, close: () => tables.forEach((t) => t.close()) };
+}
+
+/** Writes an index's `export` names (name → target), sorted by name. */
+export function writeExports(dir: string, exports: ReadonlyMap<string, string>): void {
+  const rows = [...exports].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  writeFileSync(join(dir, EXPORTS_FILE), JSON.stringify({ format: EXPORTS_FORMAT, version: 1, names: rows.map((r) => r[0]), targets: rows.map((r) => r[1]) }));
+}
+
+/** An index's `export` names (empty without the file, as in an index built before it existed); throws, naming the file, when it is malformed. */
+export function readExports(dir: string): Map<string, string> {
+  const path = join(dir, EXPORTS_FILE);
+  if (!existsSync(path)) return new Map();
+  let x: { format?: unknown; names?: unknown; targets?: unknown };
+  try {
+    x = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`${path}: not valid JSON (${(e as Error).message}); delete the index to rebuild it`);
+  }
+  const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((v) => typeof v === 'string');
+  if (x.format !== EXPORTS_FORMAT || !strings(x.names) || !strings(x.targets) || x.names.length !== x.targets.length) {
+    throw new Error(`${path}: not an exports file; delete the index to rebuild it`);
+  }
+  const targets = x.targets;
+  return new Map(x.names.map((n, i) => [n, targets[i]!]));
 }
 
 /** The references of `records` (in index order) to `external` names they do not declare themselves; undefined when none. */

@@ -17,6 +17,13 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { modelId } from '../../models/src/fingerprint.js';
 import { discoverSources, readConfigFile } from './extract/walk.js';
 import { VERSION } from './store/index-dir.js';
+
+/**
+ * The extractor's revision, in every cache key: a change of what extraction gives (here:
+ * `exports.json`, type-ascription references, `@[simps]` statements) rebuilds cached
+ * entries instead of resolving a workspace against a dependency entry that lacks it.
+ */
+const EXTRACTOR = 'x2';
 import { alive } from './store/staging.js';
 
 export interface LakeDependency {
@@ -80,7 +87,7 @@ export function toolchainKey(tc: LeanToolchain, encoderId: string): string {
   } catch {
     /* no Init.lean: the name alone */
   }
-  return sha1([`v${VERSION}`, encoderId, 'toolchain', tc.name, tc.dir, stamp, ...TOOLCHAIN_LIBRARIES]);
+  return sha1([`v${VERSION}`, EXTRACTOR, encoderId, 'toolchain', tc.name, tc.dir, stamp, ...TOOLCHAIN_LIBRARIES]);
 }
 
 const LAKE_FILES = ['lakefile.lean', 'lakefile.toml', 'lake-manifest.json'];
@@ -155,7 +162,7 @@ export const sha1 = (parts: string[]) => createHash('sha1').update(parts.join('\
 /** Cache key of the dependencies entry: format version, encoder, sorted `name@rev`. */
 export function dependenciesKey(project: LakeProject, encoderId: string): string {
   const revs = project.dependencies.map((d) => `${d.name}@${d.rev}`).sort();
-  return sha1([`v${VERSION}`, encoderId, ...revs]);
+  return sha1([`v${VERSION}`, EXTRACTOR, encoderId, ...revs]);
 }
 
 /** The workspace's own source files (no `.lake/packages`), as the index build would find them. */
@@ -179,7 +186,7 @@ export function filesKey(root: string, files: string[], encoderId: string): stri
       /* vanished while listing: not part of the key */
     }
   }
-  return sha1([`v${VERSION}`, encoderId, ...rows.sort()]);
+  return sha1([`v${VERSION}`, EXTRACTOR, encoderId, ...rows.sort()]);
 }
 
 /**

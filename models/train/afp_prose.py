@@ -4,11 +4,13 @@ query for that lemma, in the MathlibQR format (`eval --dataset mathlibqr`, style
 `natural`). A check of the Isabelle English path (prose and section context on
 the informal side), not a formal benchmark: the prose is in the index too.
 
-    python3 models/train/afp_prose.py /work/corpus/afp/thys --out /tmp/afp/prose.json
+    node dist/cli.js holdout-files --index /tmp/afp/idx --out /tmp/afp/holdout-files.txt
+    HOLDOUT_FILES=/tmp/afp/holdout-files.txt python3 models/train/afp_prose.py /work/corpus/afp/thys --out /tmp/afp/prose.json
     node dist/cli.js eval --index /tmp/afp/idx --dataset mathlibqr /tmp/afp/prose.json
 
-Same held-out theories as `eval --dataset afp` (server/src/eval/isabelle-lemmas.ts:
-sha1(path inside thys/) mod 20 == 0); a block
+Same held-out theories as `eval --dataset afp`: those on the one hold-out rule's list
+(HOLDOUT_FILES, written by `premise-lsp holdout-files --index AFP_INDEX`; paths read inside
+thys/); a block
 qualifies when a lemma/theorem/corollary/proposition follows it (one blank line
 at most) and it has at least 5 words; the first 20 words, antiquotations read as
 their text, are the query; the first --max by sha1(name). Derived data: keep it
@@ -21,6 +23,9 @@ import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import heldout_files
 
 BLOCK = re.compile(
     r"^[ \t]*text\s*(?:\{\*((?:(?!\*\}).)*)\*\}|\\<open>((?:(?!\\<open>|\\<close>).)*)\\<close>)[ \t]*\n"
@@ -44,11 +49,11 @@ def main() -> int:
     ap.add_argument('thys', help='the AFP thys/ directory')
     ap.add_argument('--out', required=True)
     ap.add_argument('--max', type=int, default=150)
-    ap.add_argument('--mod', type=int, default=20)
     a = ap.parse_args()
+    held = {f[len('thys/'):] if f.startswith('thys/') else f for f in heldout_files()}
     rows = {}
     for path in sorted(glob.glob('**/*.thy', root_dir=a.thys, recursive=True)):
-        if h(path) % a.mod:
+        if path not in held:
             continue
         thy = os.path.basename(path)[:-4]
         src = open(os.path.join(a.thys, path), encoding='utf-8', errors='replace').read()

@@ -1,6 +1,6 @@
 """Shared text rendering for the training recipe. The TypeScript engine must render the
 same strings (see models/train/README.md, "Text formats")."""
-import re, hashlib
+import re
 
 SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹'
 
@@ -96,6 +96,19 @@ def doc_query(rec):
     return d[:600] if len(d) >= 12 else None
 
 
-def is_heldout_file(path, mod=50):
-    """Deterministic validation slice: md5(path) mod `mod` == 0 (the encoder's: 50)."""
-    return int(hashlib.md5(path.encode('utf-8')).hexdigest(), 16) % mod == 0
+def heldout_files(env=None):
+    """The one hold-out rule's file list (server/src/eval/holdout.ts), as
+    `premise-lsp holdout-files` writes it: the path in HOLDOUT_FILES, one file a line.
+    No recipe computes a split of its own, and none runs without the list."""
+    import os, sys
+    env = os.environ if env is None else env
+    path = env.get('HOLDOUT_FILES')
+    if not path:
+        sys.exit('HOLDOUT_FILES is not set: write the held-out file list first '
+                 '(node dist/cli.js holdout-files --records RECORDS --out FILE) and pass it as HOLDOUT_FILES=FILE')
+    if not os.path.isfile(path):
+        sys.exit(f'HOLDOUT_FILES={path}: no such file (node dist/cli.js holdout-files writes it)')
+    files = {l.strip() for l in open(path, encoding='utf-8') if l.strip()}
+    if not files:
+        sys.exit(f'HOLDOUT_FILES={path} is empty: the rule always holds out some files')
+    return files

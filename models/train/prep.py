@@ -12,10 +12,11 @@ Text formats (the engine must produce the same strings at query/index time):
 """
 import sys, os, json, re, hashlib, pickle, random, collections, time
 
-from common import render_state, premise_args_text, premise_goal_text, name_words, doc_query, is_heldout_file
+from common import render_state, premise_args_text, premise_goal_text, name_words, doc_query, heldout_files
 
 t0 = time.time()
 records_path, work = sys.argv[1], sys.argv[2]
+held_files = heldout_files()
 holdout_path = os.environ.get('HOLDOUT', '/work/shared/data/holdout_theorems.txt')
 leandojo_path = os.environ.get('LEANDOJO', '/work/shared/data/leandojo/dev_steps.jsonl')
 os.makedirs(work, exist_ok=True)
@@ -55,7 +56,7 @@ def tid(s):
 prem_args = [tid(premise_args_text(r)) for r in recs]
 prem_goal = [tid(premise_goal_text(r)) for r in recs]
 prem_file = [r.get('file', '') for r in recs]
-heldfile = [is_heldout_file(f) for f in prem_file]
+heldfile = [f in held_files for f in prem_file]
 banned = [heldfile[i] or recs[i]['name'] in holdout for i in range(N)]
 
 # refs -> premise ids

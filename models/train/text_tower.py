@@ -14,12 +14,14 @@ Training pairs (query view -> its premise): the docstring, the name read as word
 in words, and random short mixtures of those with the surrounding prose (module and section
 titles), all as the runtime makes them. Loss: InfoNCE at temperature TAU against the batch's
 positives, one premise of the same file (a hard negative) per pair, and NEG random premises.
-Hold-out: the holdout list has no lines in pairs.jsonl; files with md5(file) % VAL_MOD == 0 are
-validation only (VAL_MOD=0: train on every file).
+Hold-out: the holdout list has no lines in pairs.jsonl; the files on the one hold-out rule's list
+(HOLDOUT_FILES, written by `premise-lsp holdout-files`; server/src/eval/holdout.ts) are validation
+only: every premise of a file an evaluation set queries. It refuses to run without the list, and
+when the list and tower-data's `heldout` marks disagree.
 
-Usage: /usr/bin/python3 models/train/text_tower.py DATA OUT_DIR
+Usage: HOLDOUT_FILES=FILE /usr/bin/python3 models/train/text_tower.py DATA OUT_DIR
 Knobs (environment): TRAIN_SECONDS (900), BATCH (512), NEG (2048), THREADS (1), TAU (0.05), LR (0.005),
-VAL_MOD (0; 50 holds out 2 % of the files), SEED (0).
+SEED (0).
 """
 import hashlib
 import json
@@ -29,11 +31,13 @@ import random
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import heldout_files
+
+HELD_FILES = heldout_files()
+
 import numpy as np
 import torch
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import is_heldout_file
 
 torch.set_num_threads(int(os.environ.get('THREADS', '1')))  # oversubscribed shared cores: one thread is faster
 env = os.environ.get
@@ -42,7 +46,6 @@ BATCH = int(env('BATCH', '512'))
 NEG = int(env('NEG', '2048'))
 TAU = float(env('TAU', '0.05'))
 LR = float(env('LR', '0.005'))
-VAL_MOD = int(env('VAL_MOD', '0'))
 SEED = int(env('SEED', '0'))
 MAXLEN = 64
 random.seed(SEED)
@@ -60,15 +63,15 @@ P = torch.from_numpy(rows.astype(np.float32) * scales[:, None])
 print(f'premise vectors {N} x {D}, terms {V}', flush=True)
 
 
-def is_val(f):
-    return VAL_MOD > 0 and is_heldout_file(f, VAL_MOD)
-
-
 train, val = [], []
 by_file = {}
 for line in open(os.path.join(data, 'pairs.jsonl')):
     r = json.loads(line)
-    (val if is_val(r['file']) else train).append(r)
+    held = r['file'] in HELD_FILES
+    if 'heldout' in r and r['heldout'] != held:
+        sys.exit(f"{r['file']}: tower-data says heldout={r['heldout']}, HOLDOUT_FILES says {held}: "
+                 'write both from the same corpus and shared data')
+    (val if held else train).append(r)
 for r in train:
     by_file.setdefault(r['file'], []).append(r['id'])
 print(f'premises: {len(train)} train, {len(val)} validation ({time.time() - t0:.0f}s)', flush=True)
@@ -222,7 +225,7 @@ while time.time() - start < TRAIN_SECONDS:
 
 metrics['final'] = report('final')
 metrics.update({'steps': step, 'pairs': seen, 'train_seconds': round(time.time() - start), 'batch': BATCH, 'neg': NEG, 'tau': TAU,
-                'lr': LR, 'val_mod': VAL_MOD, 'train_premises': len(train), 'val_premises': len(val)})
+                'lr': LR, 'holdout_files': len(HELD_FILES), 'train_premises': len(train), 'val_premises': len(val)})
 
 # export: tower.bin = E (V x D float32, little-endian) then s (V float32); tower.json names it
 os.makedirs(out_dir, exist_ok=True)

@@ -16,5 +16,10 @@ PY="${PYTHON:-/usr/bin/python3}"
 T0=$(date +%s)
 stamp() { echo "[text_tower.sh] $1: $(( $(date +%s) - T0 ))s elapsed"; }
 (cd "$ROOT" && npx tsup >/dev/null && node dist/cli.js tower-data --index "$INDEX" --out "$WORK" ${HOLDOUT:+--holdout "$HOLDOUT"}); stamp "pairs"
+if [ -z "${HOLDOUT_FILES:-}" ]; then
+  export HOLDOUT_FILES="$WORK/holdout-files.txt"
+  (cd "$ROOT" && node dist/cli.js holdout-files --index "$INDEX" --out "$HOLDOUT_FILES"); stamp "held-out files"
+fi
+export HOLDOUT_FILES
 "$PY" "$HERE/text_tower.py" "$WORK" "$OUT"; stamp "training + export"
 du -ch "$OUT"/tower.json "$OUT"/tower.bin | tail -1 | sed 's/^/[text_tower.sh] model size: /'

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import Encoder, BagEncoder
 
-torch.set_num_threads(2)
+torch.set_num_threads(int(os.environ.get('THREADS', '2')))  # 1 on oversubscribed shared cores
 T_START = time.time()
 work, out_dir = sys.argv[1], sys.argv[2]
 os.makedirs(out_dir, exist_ok=True)

@@ -3,7 +3,7 @@
 #   models/train/train.sh <records.jsonl> [out_dir=models/default]
 # Scratch data goes to $WORK (default /work/corpus/train/work), never into the repo.
 # Env knobs (see train.py): TRAIN_SECONDS (default 2600), BATCH, LR, DIM, LAYERS, TAU, VOCAB_SIZE,
-# PYTHON (default /usr/bin/python3: needs torch + onnx), HOLDOUT, LEANDOJO, NO_EVAL=1.
+# PYTHON (default /usr/bin/python3: needs torch + onnx), HOLDOUT, HOLDOUT_FILES, LEANDOJO, NO_EVAL=1, THREADS.
 set -euo pipefail
 if [ $# -lt 1 ]; then echo "usage: $0 <records.jsonl> [out_dir]" >&2; exit 2; fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,6 +16,12 @@ mkdir -p "$OUT" "$WORK"
 T0=$(date +%s)
 stamp() { echo "[train.sh] $1: $(( $(date +%s) - T0 ))s elapsed"; }
 
+# the one hold-out rule's file list (server/src/eval/holdout.ts); HOLDOUT_FILES=FILE reuses one
+if [ -z "${HOLDOUT_FILES:-}" ]; then
+  export HOLDOUT_FILES="$WORK/holdout-files.txt"
+  (cd "$ROOT" && node dist/cli.js holdout-files --records "$RECORDS" --out "$HOLDOUT_FILES"); stamp "held-out files"
+fi
+export HOLDOUT_FILES
 "$PY" "$HERE/prep.py" "$RECORDS" "$WORK"; stamp "data prep"
 VOCAB_SIZE="${VOCAB_SIZE:-16000}" "$PY" "$HERE/build_tokenizer.py" "$WORK/texts.jsonl" "$OUT/tokenizer.json"; stamp "tokenizer"
 (cd "$ROOT" && node "$HERE/tokenize.mjs" "$OUT/tokenizer.json" "$WORK/texts.jsonl" "$WORK/tok" 256); stamp "JS tokenisation"

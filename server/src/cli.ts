@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
   'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,
   'fusion-data': async () => (await import('./cli/fusion-data-cmd.js')).fusionDataCommand,
+  'holdout-files': async () => (await import('./cli/holdout-files-cmd.js')).holdoutFilesCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
   doctor: async () => (await import('./cli/doctor-cmd.js')).doctorCommand,
   cache: async () => (await import('./cli/cache-cmd.js')).cacheCommand,

@@ -15,6 +15,11 @@ describe('metrics', () => {
     expect(queryMetrics([Infinity]).MRR).toBe(0);
   });
 
+  it('reports R@16 and R@32 (LeanHammer\'s selector sizes)', () => {
+    const m = queryMetrics([12, 20, 40, 90]);
+    expect([m['R@10'], m['R@16'], m['R@32'], m['R@100']]).toEqual([0, 0.25, 0.5, 1]);
+  });
+
   it('averages over queries', () => {
     expect(meanMetrics([queryMetrics([1]), queryMetrics([Infinity])])['R@10']).toBe(0.5);
   });

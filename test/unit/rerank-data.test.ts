@@ -29,7 +29,7 @@ describe('statement queries', () => {
       'theorem held (a : R) : a = a := by rw [left_distrib]',
     ].join('\n');
     writeFileSync(file, extractRecords(source, { lang: 'lean', rel: 'A.lean', module: 'A' }).map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const { queries, skippedHoldout } = statementQueries(file, new Set(['held']), () => true);
+    const { queries, skippedHoldout } = statementQueries(file, new Set(['held']), () => true, undefined);
     expect(queries.map((q) => q.name)).toEqual(['two_mul']);
     expect(skippedHoldout).toBe(1);
   });

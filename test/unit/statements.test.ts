@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
 import { extractSource } from '../../indexes/src/extract/extract.js';
 import { resolveRefs } from '../../indexes/src/extract/resolve.js';
-import { heldOutStatements, isValidationFile, recordQueries } from '../../server/src/eval/statements.js';
+import { heldOutStatements, recordQueries } from '../../server/src/eval/statements.js';
+import { HoldOutRule, isValidationFile } from '../../server/src/eval/holdout.js';
 
 const root = mkdtempSync(join(tmpdir(), 'premise-statements-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -41,7 +42,7 @@ describe('held-out statements', () => {
     // the same as from the extracted records
     const records = resolveRefs(Object.entries(SOURCES).flatMap(([f, text]) => extractSource(text, { lang: 'lean', rel: f, module: f.replace('.lean', '') }).decls));
     const all = new Set(records.map((r) => r.name));
-    const fromRecords = recordQueries(records, holdout, (n) => all.has(n)).queries.filter((q) => q.split === 'val');
+    const fromRecords = recordQueries(records, holdout, (n) => all.has(n), new HoldOutRule()).queries.filter((q) => q.split === 'val');
     expect(fromRecords.map((q) => [q.name, q.text, [...q.gold].sort()])).toEqual(qs.map((q) => [q.id, q.text, q.gold.flat().sort()]));
   });
 });

@@ -130,19 +130,36 @@ function isExportAlias(d: ExtractedDecl): boolean {
 }
 
 /**
+ * `export NS (a)` names across indexes (name → the declaration it names): `external`,
+ * those of the indexes a corpus resolves against (their `exports.json`); `own`, filled in
+ * with the corpus's own, for its index to keep.
+ */
+export interface ExportAliases {
+  external?: ReadonlyMap<string, string>;
+  own?: Map<string, string>;
+}
+
+/**
  * `external`: names declared elsewhere (another index, e.g. the dependencies of
  * a workspace) that references may resolve to; they stay in `refs` and get no record.
- * `externalStatement`: their statements, for aliases of them.
+ * `externalStatement`: their statements, for aliases of them. `exports`: `export`
+ * names of those indexes (a reference to one is a reference to what it names), and
+ * where to put this corpus's own.
  */
-export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> = [], externalStatement?: AliasTargets): PremiseRecord[] {
+export function resolveRefs(decls: ExtractedDecl[], external: Iterable<string> = [], externalStatement?: AliasTargets, exports: ExportAliases = {}): PremiseRecord[] {
   const all = dedupe(decls);
-  const resolver = new NameResolver([...all.map((d) => d.name), ...external]);
+  const resolver = new NameResolver([...all.map((d) => d.name), ...external, ...(exports.external?.keys() ?? [])]);
   // name → export target (null when the target is not in the set)
   const aliases = new Map<string, string | null>();
   for (const d of all) {
     if (!isExportAlias(d)) continue;
     const target = resolver.resolve(d.origin!, d.scope);
     aliases.set(d.name, target !== null && target !== d.name ? target : null);
+    if (target !== null && target !== d.name) exports.own?.set(d.name, target);
+  }
+  if (exports.external?.size) {
+    const own = new Set(all.map((d) => d.name));
+    for (const [name, target] of exports.external) if (!own.has(name) && !aliases.has(name)) aliases.set(name, target);
   }
   const kept = aliases.size > 0 ? all.filter((d) => !isExportAlias(d)) : all;
   const out: PremiseRecord[] = new Array(kept.length);

@@ -15,7 +15,12 @@ without its file context): the (β, epoch) with the largest sum of R@10 + nDCG@1
 (with context; without; without, scoring only new premises, < 5 uses: a proxy for statements whose
 premises are new, as MathlibMPR's); epoch 0 (the hand-set weights) competes too.
 """
-import argparse, json, math, random, time
+import argparse, os, sys, json, math, random, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from common import heldout_files
+
+HELD_FILES = heldout_files()  # the one hold-out rule's list (premise-lsp holdout-files)
 import numpy as np
 import torch
 
@@ -43,10 +48,15 @@ lines = open(args.pools)
 header = json.loads(next(lines))
 assert header.get('header'), 'not a fusion-data file'
 NB, NE, NQ = len(header['base']), len(header['extra']), len(header['query'])
-data = []
+data, dropped = [], 0
 for line in lines:
     q = json.loads(line)
     if not q['rows']:
+        continue
+    if q.get('file') is None:
+        sys.exit('fusion-data lines have no file: write them again with premise-lsp fusion-data')
+    if q['file'] in HELD_FILES:
+        dropped += 1  # data written under another rule: a held-out file's query is never trained on
         continue
     R = np.array(q['rows'], dtype=np.float32)
     data.append(dict(split=q['split'], context=q['context'], n_gold=q['nGold'], x=torch.from_numpy(R[:, :NB + NE].copy()),
@@ -54,6 +64,7 @@ for line in lines:
 train = [d for d in data if d['split'] == 'train']
 dev = [d for d in data if d['split'] == 'dev']
 views = {'context': [d for d in dev if d['context']], 'no context': [d for d in dev if not d['context']]}
+log(f'{dropped} searches from held-out files dropped (HOLDOUT_FILES)')
 log(f'{len(train)} training searches, {len(dev)} dev searches; features {NB} base + {NE} extra, {NQ} query')
 
 

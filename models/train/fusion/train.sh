@@ -24,6 +24,11 @@ if [ -n "${HOLDOUT:-}" ]; then HOLDOUT_ARGS=(--holdout "$HOLDOUT"); fi
 (cd "$ROOT" && node dist/cli.js fusion-data --index "$INDEX" --records "$RECORDS" --out "$WORK/pools.jsonl" \
   --limit "${LIMIT:-6000}" --dev-limit "${DEV_LIMIT:-1000}" --no-context "${NO_CONTEXT:-50}" "${HOLDOUT_ARGS[@]}")
 stamp "candidate pools"
+if [ -z "${HOLDOUT_FILES:-}" ]; then
+  export HOLDOUT_FILES="$WORK/holdout-files.txt"
+  (cd "$ROOT" && node dist/cli.js holdout-files --records "$RECORDS" --out "$HOLDOUT_FILES")
+fi
+export HOLDOUT_FILES
 ENCODER_ID="$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["encoder"]["id"])' "$INDEX/manifest.json")"
 "$PY" "$HERE/train.py" "$WORK/pools.jsonl" --out "$OUT" --encoder-id "$ENCODER_ID" --betas "${BETAS:-0,0.5,1}" --epochs "${EPOCHS:-12}"
 stamp "training"

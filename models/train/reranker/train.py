@@ -10,11 +10,16 @@ query's candidates (target over the positives weighted against popularity).
 Output: model.onnx (input `features` float32 [N, F] of standardised features ->
 `scores` [N]) and reranker.json (feature names/order, mean/std, default flag,
 metrics). Queries from the `val` split are never trained on; a slice of the
-training files (stable hash of the file mod 20 == 1) picks the epoch, the size and the
+training files (rerank-data's `dev` mark: server/src/eval/holdout.ts isDevFile) picks the epoch, the size and the
 popularity weighting, on all its queries and on its new-premise proxy (only positives
 with fewer than --low-uses uses count).
 """
-import argparse, hashlib, json, math, os, sys, time
+import argparse, json, math, os, sys, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from common import heldout_files
+
+HELD_FILES = heldout_files()  # the one hold-out rule's list (premise-lsp holdout-files)
 
 import numpy as np
 import torch
@@ -27,12 +32,8 @@ def log(msg):
     print(f'[reranker] {msg}', file=sys.stderr, flush=True)
 
 
-def file_bucket(name):
-    return int.from_bytes(hashlib.sha1(name.encode()).digest()[:4], 'big') % 20
-
-
 def load(paths, max_train=None):
-    names, qs = None, {'train': [], 'dev': [], 'val': []}
+    names, qs, dropped = None, {'train': [], 'dev': [], 'val': []}, 0
     for src, path in enumerate(paths):
         with open(path) as f:
             header = json.loads(f.readline())
@@ -46,9 +47,16 @@ def load(paths, max_train=None):
                 d = json.loads(line)
                 d['_src'] = src
                 split = d['split']
-                if split == 'train' and file_bucket(d['file']) == 1:
+                if split != 'val' and d['file'] in HELD_FILES:
+                    dropped += 1  # data written under another rule: a held-out file's query is never trained on
+                    continue
+                if 'dev' not in d:
+                    sys.exit(f'{path}: lines without the dev mark (holdout.ts isDevFile): write them again with premise-lsp rerank-data')
+                if split == 'train' and d['dev']:
                     split = 'dev'
                 qs[split].append(d)
+    if dropped:
+        log(f'dropped {dropped} training queries from held-out files (HOLDOUT_FILES)')
     if max_train:
         qs['train'] = qs['train'][:max_train]
     return names, qs

@@ -29,6 +29,11 @@ if [ -n "${HOLDOUT:-}" ]; then HOLDOUT_ARGS=(--holdout "$HOLDOUT"); fi
   --out "$WORK/feats-$TAG.jsonl" --limit "${LIMIT:-12000}" --val-limit "${VAL_LIMIT:-2000}" --no-context "${NO_CONTEXT:-50}" \
   --val-dojo "$WORK/val-dojo-$TAG.jsonl" "${HOLDOUT_ARGS[@]}")
 stamp "features"
+if [ -z "${HOLDOUT_FILES:-}" ]; then
+  export HOLDOUT_FILES="$WORK/holdout-files.txt"
+  (cd "$ROOT" && node dist/cli.js holdout-files --records "$RECORDS" --out "$HOLDOUT_FILES")
+fi
+export HOLDOUT_FILES
 "$PY" "$HERE/train.py" "$WORK/feats-$TAG.jsonl" --out "$OUT" --hidden 64 --epochs "${EPOCHS:-6}" --default "${DEFAULT:-false}" --probe "$WORK/probe-$TAG.json"
 stamp "training + export"
 ls -la "$OUT"/model.onnx "$OUT"/reranker.json

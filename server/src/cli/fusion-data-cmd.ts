@@ -17,7 +17,7 @@ import { createWriteStream } from 'node:fs';
 import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, openEngine, QUERY_FEATURES } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
 import { intOption, parse, percentOption, UsageError, indexDirOption } from './args.js';
-import { isDevFile } from '../eval/statements.js';
+import { isDevFile } from '../eval/holdout.js';
 import { statementQueries, withoutContext } from './rerank-data-cmd.js';
 import { close, readHoldout, round, write } from './training-files.js';
 
@@ -36,6 +36,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
     limit: { type: 'string' },
     'dev-limit': { type: 'string' },
     holdout: { type: 'string' },
+    shared: { type: 'string' },
     'no-context': { type: 'string' },
   });
   if (!values.index || !values.records || !values.out) throw new UsageError('fusion-data needs --index DIR --records FILE --out FILE');
@@ -47,7 +48,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
   if (!engine.hasDense) throw new UsageError(`${values.index} has no premise vectors: the fusion is learned for hybrid search`);
   const out = createWriteStream(values.out);
   try {
-    const { queries } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n));
+    const { queries } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n), values.shared);
     const training = queries.filter((q) => q.split === 'train');
     const train = training.filter((q) => !isDevFile(q.file)).slice(0, limit);
     const dev = training.filter((q) => isDevFile(q.file)).slice(0, devLimit);
@@ -70,6 +71,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
             out,
             JSON.stringify({
               name: q.name,
+              file: q.file,
               split,
               context,
               nGold: q.gold.size,

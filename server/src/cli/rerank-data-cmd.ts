@@ -15,9 +15,10 @@ import { createWriteStream } from 'node:fs';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { FEATURE_NAMES, featureRows, openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { recordQueries, stableHash, VAL_MOD, type TrainQuery } from '../eval/statements.js';
+import { recordQueries, type TrainQuery } from '../eval/statements.js';
+import { isDevFile, stableHash, VAL_MOD, type HoldOutRule } from '../eval/holdout.js';
 import { choice, intOption, MODES, parse, percentOption, UsageError, indexDirOption } from './args.js';
-import { close, readHoldout, readLines, round, write } from './training-files.js';
+import { close, readHoldout, readLines, readRule, round, write } from './training-files.js';
 
 /** Candidates per query (the engine's RERANK_TOP). */
 const TOP = 50;
@@ -28,12 +29,16 @@ export function withoutContext(q: { name: string; split: 'train' | 'val' }, pct:
 }
 
 /** Training queries from an extracted records file (see eval/statements.ts for the rules). */
-export function statementQueries(recordsFile: string, holdout: Set<string>, has: (name: string) => boolean): { queries: TrainQuery[]; skippedHoldout: number } {
-  return recordQueries(
-    readLines(recordsFile).map((l) => JSON.parse(l) as PremiseRecord),
-    holdout,
-    has,
-  );
+export function statementQueries(
+  recordsFile: string,
+  holdout: Set<string>,
+  has: (name: string) => boolean,
+  shared: string | undefined,
+): { queries: TrainQuery[]; skippedHoldout: number; rule: HoldOutRule } {
+  const records = readLines(recordsFile).map((l) => JSON.parse(l) as PremiseRecord);
+  const fileOf = new Map(records.map((r) => [r.name, r.file]));
+  const rule = readRule(shared, (n) => fileOf.get(n));
+  return { ...recordQueries(records, holdout, has, rule), rule };
 }
 
 export async function rerankDataCommand(argv: string[]): Promise<number> {
@@ -45,6 +50,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
     'val-limit': { type: 'string' },
     mode: { type: 'string' },
     holdout: { type: 'string' },
+    shared: { type: 'string' },
     'val-dojo': { type: 'string' },
     encoder: { type: 'string' },
     'no-context': { type: 'string' },
@@ -59,7 +65,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   const engine = await openEngine(indexDirOption(values.index), { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
   const firstStage = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
 
-  const { queries, skippedHoldout } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n));
+  const { queries, skippedHoldout } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n), values.shared);
   const train = queries.filter((q) => q.split === 'train').slice(0, limit);
   const val = queries.filter((q) => q.split === 'val').slice(0, valLimit);
   const chosen = [...train, ...val];
@@ -88,7 +94,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
       const labels = pool.map((c) => (q.gold.has(c.info.name) ? 1 : 0));
       if (labels.some((l) => l)) withPositive++;
       const rows = featureRows(q.text, pool).map((r) => Array.from(r, round));
-      await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, context, nGold: q.gold.size, labels, features: rows }));
+      await write(out, JSON.stringify({ name: q.name, file: q.file, split: q.split, dev: isDevFile(q.file), context, nGold: q.gold.size, labels, features: rows }));
       if (dojo && q.split === 'val') {
         const premises = [...q.gold].map((n) => ({ full_name: n }));
         await write(dojo, JSON.stringify({ id: q.name, theorem: q.name, split: 'rerank-val', state_before: q.text, premises }));

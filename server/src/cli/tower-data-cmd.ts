@@ -9,7 +9,8 @@
  *  - `pairs.jsonl`: one line per premise with English views of it as term ids, each made
  *    by the runtime's own code (english.ts, naming.ts, render.ts): `doc` (docstring),
  *    `name` (the name read as words), `stmt` (the statement in words), `ctx` (the rest of
- *    its informal field: module and section prose); plus `file`, for splits.
+ *    its informal field: module and section prose); plus `file` and `heldout` (its file is
+ *    held out by the one hold-out rule, eval/holdout.ts: validation only).
  * Premises on the holdout list get no line (they are never training targets).
  */
 import { createWriteStream, writeFileSync } from 'node:fs';
@@ -21,13 +22,14 @@ import { englishTerms } from '../../../indexes/src/informal/english.js';
 import { nameWords } from '../../../indexes/src/informal/naming.js';
 import { renderStatement } from '../../../indexes/src/informal/render.js';
 import { intOption, parse, UsageError, indexDirOption } from './args.js';
-import { close, readHoldout, write } from './training-files.js';
+import { close, readHoldout, readRule, write } from './training-files.js';
 
 export async function towerDataCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
     index: { type: 'string', short: 'i' },
     out: { type: 'string', short: 'o' },
     holdout: { type: 'string' },
+    shared: { type: 'string' },
     'min-df': { type: 'string' },
   });
   if (!values.index || !values.out) throw new UsageError('tower-data needs --index DIR --out DIR');
@@ -56,6 +58,10 @@ export async function towerDataCommand(argv: string[]): Promise<number> {
   });
   writeFileSync(join(values.out, 'terms.json'), JSON.stringify({ encoder: enc, premises: n, minDf, terms }) + '\n');
 
+  const rule = readRule(values.shared, (name) => {
+    const id = parts.premises.id(name);
+    return id === undefined ? undefined : (parts.premises.get(id).file ?? undefined);
+  });
   const ids = (text: string) => englishTerms(text).flatMap((t) => (idOf.has(t) ? [idOf.get(t)!] : []));
   const out = createWriteStream(join(values.out, 'pairs.jsonl'));
   let written = 0;
@@ -67,7 +73,8 @@ export async function towerDataCommand(argv: string[]): Promise<number> {
     const stmt = ids(renderStatement(p.goal ? `${p.args.join(' ')} ${p.goal}` : p.statement));
     const seen = new Set([...doc, ...name, ...stmt]);
     const ctx = bags[id]!.filter((t) => !seen.has(t));
-    const line = JSON.stringify({ id, file: p.file ?? p.module, kind: p.kind, doc, name, stmt, ctx });
+    const file = p.file ?? p.module;
+    const line = JSON.stringify({ id, file, heldout: rule.isHeldOut(file), kind: p.kind, doc, name, stmt, ctx });
     await write(out, line);
     written++;
     if (id % 20000 === 0) process.stderr.write(`tower-data: ${id}/${n}\n`);

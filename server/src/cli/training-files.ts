@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
 import { UsageError } from './args.js';
 import { readHoldoutList } from '../eval/statements.js';
+import { holdOutRule, type HoldOutRule } from '../eval/holdout.js';
 
 /** Non-blank lines of a text file. */
 export function readLines(file: string): string[] {
@@ -18,6 +19,18 @@ export function readHoldout(file: string | undefined): Set<string> {
   const holdoutFile = file ?? join(packageRoot(), '..', 'shared', 'data', 'holdout_theorems.txt');
   if (!existsSync(holdoutFile)) throw new UsageError(`holdout list not found: ${holdoutFile} (pass --holdout FILE)`);
   return readHoldoutList(holdoutFile);
+}
+
+/**
+ * The one hold-out rule (eval/holdout.ts) for a training-data command: the evaluation sets
+ * read from `--shared DIR`, else ../shared/data (absent: the hash rule alone, with a line on
+ * stderr); `fileOf` gives a declaration's file in the corpus.
+ */
+export function readRule(shared: string | undefined, fileOf: (name: string) => string | undefined): HoldOutRule {
+  if (shared !== undefined && !existsSync(shared)) throw new UsageError(`shared data directory not found: ${shared}`);
+  const dir = shared ?? join(packageRoot(), '..', 'shared', 'data');
+  if (!existsSync(dir)) process.stderr.write(`note: ${dir} not found: only the hash rule holds files out (pass --shared DIR)\n`);
+  return holdOutRule(dir, fileOf);
 }
 
 /** Writes one line, waiting when the stream's buffer is full. */

@@ -11,6 +11,7 @@ commands:
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
   fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
+  holdout-files --records <records.jsonl> | --index <index-dir> [--shared DIR] [--out FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
@@ -162,6 +163,7 @@ theorem of the records, with feature rows and 0/1 labels.
   --val-limit N        validation queries at most (default: limit / 20)
   --mode M             the first stage: bm25, dense or hybrid (default: hybrid when the index has vectors)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --val-dojo FILE      also write the validation queries in LeanDojo form
   --no-context PCT     percent of training queries searched without their file's earlier
                        declarations as nearby (default: 50; validation queries always have them)
@@ -179,10 +181,26 @@ statement in words, surrounding prose) as term ids.
   -i, --index DIR      an index built with an encoder (required)
   -o, --out DIR        where to write vectors.i8, scales.f32, terms.json, pairs.jsonl (required)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --min-df N           keep terms in at least N premises (default: 3)
 
 example:
   premise-lsp tower-data --index /tmp/idx --out /tmp/tower-data
+`,
+  'holdout-files': `usage: premise-lsp holdout-files (--records <records.jsonl> | --index <index-dir>) [options]
+
+The files the one hold-out rule keeps out of all training (server/src/eval/holdout.ts):
+SHA-1(path) mod 20 = 0 (the held-out statements eval and the bench query), and the files of
+the LeanDojo, MathlibQR and MathlibMPR queries. One path a line, sorted; the training
+recipes (models/train/) read it as HOLDOUT_FILES.
+
+  --records FILE       the corpus as extracted records (premise-lsp extract)
+  -i, --index DIR      or the corpus as an index
+  --shared DIR         the evaluation data (default: ../shared/data; absent: the hash rule only)
+  -o, --out FILE       where to write the list (default: stdout)
+
+example:
+  premise-lsp holdout-files --records /tmp/records.jsonl --out /tmp/holdout-files.txt
 `,
   'fusion-data': `usage: premise-lsp fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [options]
 
@@ -198,6 +216,7 @@ without their file context.
   --limit N            training queries (default: 6000)
   --dev-limit N        dev queries (default: 1000)
   --holdout FILE       theorems never used (default: ../shared/data/holdout_theorems.txt)
+  --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --no-context PCT     percent of training queries searched without their file's earlier
                        declarations nearby (default: 50)
 

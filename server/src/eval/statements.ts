@@ -5,11 +5,11 @@
  * records) and the held-out statements that `eval --dataset heldout` and the
  * bench score (from an index's own records) are made by the same rules: Lean
  * theorems and lemmas with a conclusion, never an alias (it restates its target,
- * its only premise), none on the holdout list, files split by a stable hash
- * (0 mod 20 validation, 1 mod 20 dev), queries ordered by a stable hash of the name
- * so that any prefix is a fixed sample.
+ * its only premise), none on the holdout list, files split by the one hold-out
+ * rule (eval/holdout.ts: a held-out file's queries are never training queries; the
+ * held-out statements are those of the files whose stable hash is 0 mod 20), queries
+ * ordered by a stable hash of the name so that any prefix is a fixed sample.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAliasRecord } from '../../../indexes/src/extract/alias-types.js';
@@ -19,14 +19,9 @@ import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { PremiseTable } from '../../../indexes/src/store/premises.js';
 import { dataDir } from '../../../indexes/src/store/data-dir.js';
 import type { EvalQuery } from './datasets.js';
+import { isValidationFile, stableHash, type HoldOutRule } from './holdout.js';
 
-export const VAL_MOD = 20;
 const STATEMENT_KINDS = new Set(['theorem', 'lemma']);
-
-/** A stable 32-bit hash (first 4 bytes of SHA-1), for splits and sampling. */
-export function stableHash(s: string): number {
-  return createHash('sha1').update(s).digest().readUInt32BE(0);
-}
 
 /** The holdout list (`../shared/data/holdout_theorems.txt`): one theorem name a line. */
 export function readHoldoutList(file: string): Set<string> {
@@ -37,11 +32,6 @@ export function readHoldoutList(file: string): Set<string> {
       .filter(Boolean),
   );
 }
-
-export const isValidationFile = (file: string) => stableHash(file) % VAL_MOD === 0;
-
-/** The dev split of the training files (stable hash 1 mod 20), for choices made while training. */
-export const isDevFile = (file: string) => stableHash(file) % VAL_MOD === 1;
 
 /** A theorem statement as the proof state at its start. */
 export function statementState(r: Pick<PremiseRecord, 'args' | 'goal'>): string {
@@ -62,17 +52,22 @@ type Statement = Pick<PremiseRecord, 'name' | 'kind' | 'lang' | 'file' | 'statem
 /** Whether a declaration can be a statement query at all (before the holdout list and its gold). */
 const isStatement = (r: Statement) => r.lang === 'lean' && STATEMENT_KINDS.has(r.kind) && !!r.goal.trim() && !isAliasRecord(r);
 
-/** The query a declaration makes with `refs` (its proof's references the index has), or undefined without any. */
-function statementQuery(r: Statement, refs: Iterable<string>): TrainQuery | undefined {
+/** The query a declaration makes with `refs` (its proof's references the index has), or undefined without any; `val` when its file is held out. */
+function statementQuery(r: Statement, refs: Iterable<string>, heldOut: (file: string) => boolean): TrainQuery | undefined {
   const gold = new Set([...refs].filter((n) => n !== r.name));
   if (!gold.size) return undefined;
-  return { name: r.name, file: r.file, split: isValidationFile(r.file) ? 'val' : 'train', text: statementState(r), gold };
+  return { name: r.name, file: r.file, split: heldOut(r.file) ? 'val' : 'train', text: statementState(r), gold };
 }
 
 const byStableHash = (a: { name: string }, b: { name: string }) => stableHash(a.name) - stableHash(b.name) || a.name.localeCompare(b.name);
 
-/** Statement queries from extracted records (`has`: the premises the index has); how many the holdout list removed. */
-export function recordQueries(records: Iterable<PremiseRecord>, holdout: Set<string>, has: (name: string) => boolean): { queries: TrainQuery[]; skippedHoldout: number } {
+/** Statement queries from extracted records (`has`: the premises the index has; `rule`: whose files are `val`); how many the holdout list removed. */
+export function recordQueries(
+  records: Iterable<PremiseRecord>,
+  holdout: Set<string>,
+  has: (name: string) => boolean,
+  rule: HoldOutRule,
+): { queries: TrainQuery[]; skippedHoldout: number } {
   const queries: TrainQuery[] = [];
   let skippedHoldout = 0;
   for (const r of records) {
@@ -81,7 +76,10 @@ export function recordQueries(records: Iterable<PremiseRecord>, holdout: Set<str
       skippedHoldout++;
       continue;
     }
-    const q = statementQuery(r, r.refs.filter(has));
+    // a held-out file's statement is never a training query; the validation queries are the
+    // held-out statements' (an evaluation set's file outside them gives none)
+    if (rule.isHeldOut(r.file) && !isValidationFile(r.file)) continue;
+    const q = statementQuery(r, r.refs.filter(has), isValidationFile);
     if (q) queries.push(q);
   }
   queries.sort(byStableHash);
@@ -101,7 +99,7 @@ export function heldOutStatements(indexDir: string, holdout: Set<string>, limit 
     for (const info of table.scan()) {
       const i = id++;
       if (!isStatement(info) || !isValidationFile(info.file) || holdout.has(info.name)) continue;
-      const q = statementQuery(info, Array.from(table.refs(i), (t) => table.name(t)));
+      const q = statementQuery(info, Array.from(table.refs(i), (t) => table.name(t)), isValidationFile);
       if (q) queries.push(q);
     }
     queries.sort(byStableHash);

@@ -93,7 +93,7 @@ export function decl(f: LeanFile, s: number, kwIdx: number, e: number, pending: 
   // loops, not push(...xs): a structure can have more fields than a call takes arguments
   if (structLike) for (const m of structMembers(f, main, h, e)) members.push(m);
   if (inductiveLike) for (const m of ctorMembers(f, main, h, e)) members.push(m);
-  const protos = [main, ...members, ...attrGenerated(f, main, attrs, structLike)];
+  const protos = [main, ...members, ...attrGenerated(f, main, attrs, structLike, h.term, e)];
   for (const p of protos) f.decls.push(toRecord(f, p, scope, false));
   for (const d of additiveTwins(f, main, members, attrs, scope)) f.decls.push(d);
 }

@@ -122,6 +122,27 @@ function definesOnLine(toks: Tok[], i: number, b: number): boolean {
   return false;
 }
 
+/**
+ * `(e : T)` with the identifier at `i` as the whole term `e`: a type ascription, so a
+ * reference, not a binder `(x : T)`. A qualified name (`(Nat.succ_le_iff : a < b)`)
+ * never names a binder; a plain one is taken as a term unless the parenthesis could
+ * open a binder group: after a binding keyword or operator (`fun (x : α)`, `∀ (x : α)`),
+ * a name (`go (n : ℕ)`, a local definition's parameters) or another group (`) (y : β)`).
+ * (A real binder's name is also in `bound`, from boundInBody, which is checked first.)
+ */
+function isAscribed(toks: Tok[], i: number, a: number): boolean {
+  const open = toks[i - 1];
+  if (i - 1 < a || open === undefined || open.k !== T.Open || open.v !== '(') return false;
+  const v = toks[i]!.v;
+  if (v.charCodeAt(0) !== 46 /* . */ && v.indexOf('.') > 0) return true;
+  const before = i - 2 >= a ? toks[i - 2] : undefined;
+  if (before === undefined) return true;
+  if (before.k === T.Close) return false;
+  if (before.k === T.Op) return !BINDING_OPS.has(before.v);
+  if (before.k === T.Id) return NOT_REFS.has(before.v) && !BINDING_IDS.has(before.v);
+  return true;
+}
+
 /** Raw references in [a, b), deduplicated, in order of first use. */
 export function extractRefs(toks: Tok[], a: number, b: number, bound: Set<string>, self?: string): string[] {
   const seen = new Set<string>();
@@ -132,7 +153,7 @@ export function extractRefs(toks: Tok[], a: number, b: number, bound: Set<string
     const v = t.v;
     if (v === '_' || NOT_REFS.has(v) || seen.has(v)) continue;
     const next = toks[i + 1];
-    if (next !== undefined && i + 1 < b && (next.k === T.Assign || next.k === T.Colon)) continue;
+    if (next !== undefined && i + 1 < b && (next.k === T.Assign || (next.k === T.Colon && !isAscribed(toks, i, a)))) continue;
     if (v.charCodeAt(0) !== 46 /* . */) {
       const dot = v.indexOf('.');
       if (bound.has(dot < 0 ? v : v.slice(0, dot))) continue;
