@@ -23,6 +23,7 @@ import { buildBeside } from './store/staging.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExternalRefs } from './external-refs.js';
+import { IMPORTS_FILE, ModuleImportsBuilder, writeModuleImports, type ModuleImports } from './module-imports.js';
 import type { AliasTargets } from './extract/alias-types.js';
 import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
 
@@ -39,6 +40,8 @@ export interface Corpus {
   own: Set<string>;
   /** Each record's formal BM25 terms (made during extraction; see ExtractedDecl.formalTerms). */
   formalTerms: TermRun[];
+  /** Each module read to the modules it imports (`imports.json`, ./module-imports.ts). */
+  imports: ModuleImports;
 }
 
 /** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
@@ -69,6 +72,7 @@ export async function extractCorpus(
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
+  const imports = new ModuleImportsBuilder();
   let skippedFiles = skipped.length;
   await extractFiles(files, (i, r) => {
     const f = files[i]!;
@@ -76,6 +80,7 @@ export async function extractCorpus(
     if (!r.skipped && isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
     for (const w of r.warnings) warnings.push(w);
     if (r.skipped) skippedFiles++;
+    else imports.add(f.module, r.imports ?? []);
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   }, parallel);
   prof.lap('read+extract');
@@ -92,7 +97,7 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms, imports: imports.done() };
 }
 
 export interface BuildOptions {
@@ -204,6 +209,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   // sidecars before the manifest, which marks the directory complete
   if (xrefs) writeExternalRefs(opts.out, xrefs);
   if (defer) writeDeferredInformal(opts.out, contexts);
+  writeModuleImports(opts.out, corpus.imports);
   const manifest = writeManifest(opts.out, {
     premises: n,
     encoder: dense?.encoder,
@@ -280,7 +286,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
-  if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
+  for (const f of [EXTERNAL_REFS_FILE, IMPORTS_FILE]) if (existsSync(join(opts.from, f))) copyFileSync(join(opts.from, f), join(opts.out, f));
   const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { prepareOutDir } from './out-path.js';
 
 /** What an index build may write (the manifest apart); a stale one would be read with the new index. */
-const INDEX_FILES = ['premises.bin', 'sparse.bin', 'informal.bin', 'dense.bin', 'dense.usearch', 'external-refs.json', 'deferred-informal.json'];
+const INDEX_FILES = ['premises.bin', 'sparse.bin', 'informal.bin', 'dense.bin', 'dense.usearch', 'external-refs.json', 'deferred-informal.json', 'imports.json'];
 const MANIFEST = 'manifest.json';
 const STAGING = /^\.tmp-(\d+)$/;
 

@@ -1,4 +1,4 @@
-/** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
+/** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--imported-modules A,B | --imports-from FILE [--imports only|prefer|any]] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
 import { slotOf } from '../engine/open.js';
 import type { SearchHit } from '../engine/types.js';
@@ -10,17 +10,19 @@ import { Logger } from '../lsp/log.js';
 import { titledProgress } from './progress.js';
 import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { searchWithLlm } from '../llm/search.js';
+import { orderByImports } from '../../../indexes/src/module-imports.js';
+import { IMPORT_FLAGS, importChoice, importSearchOptions } from './import-flags.js';
 
-function formatHit(h: SearchHit): string {
+function formatHit(h: SearchHit & { needsImport?: string }): string {
   const parts = Object.entries(h.parts)
     .map(([k, v]) => `${k} ${(v as number).toFixed(3)}`)
     .join(', ');
   const stmt = h.statement.length > 200 ? h.statement.slice(0, 197) + '…' : h.statement;
-  return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}`;
+  return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}${h.needsImport ? `  (needs import ${h.needsImport})` : ''}`;
 }
 
 /** A hit as `--json` prints it: with `path`, its source file's absolute path, when it is found under the index's source roots. */
-const withPath = (h: SearchHit, path: string | undefined) => (path ? { ...h, path } : h);
+const withPath = <T extends SearchHit>(h: T, path: string | undefined) => (path ? { ...h, path } : h);
 
 /**
  * `--project DIR`: the automatic index the server would use for DIR (a Lake project or an
@@ -33,7 +35,7 @@ async function projectIndex(dir: string): Promise<IndexDirs> {
 }
 
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' }, project: { type: 'string' } });
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, ...IMPORT_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' }, project: { type: 'string' } });
   if (!values.index === !values.project) throw new UsageError('query needs --index <index-dir> or --project <dir> (one of them)');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
@@ -48,12 +50,20 @@ export async function queryCommand(argv: string[]): Promise<number> {
   const { engine, rerank } = await openFromFlags(index, values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
     let hits: SearchHit[];
-    const opts = { k, mode, rerank, slot: values.slot };
+    const imports = importChoice(values, engine);
+    const opts = { k, mode, rerank, slot: values.slot, ...importSearchOptions(imports, engine) };
     if (llm) {
       const r = await searchWithLlm(engine, llm, text, opts);
       if (r.augmentation) process.stderr.write(`premise-lsp: LLM rewrites: ${JSON.stringify(r.augmentation)}\n`);
       hits = r.hits;
     } else hits = await engine.search(text, opts);
+    // what the caller cannot use as it stands says which import it needs
+    const marked = orderByImports(hits, imports?.scope, imports?.policy ?? 'any').map((h, i) => ({
+      ...h,
+      rank: i + 1,
+      ...(imports && !imports.scope.importable(h.module) ? { needsImport: h.module } : {}),
+    }));
+    hits = marked;
     if (values.json) process.stdout.write(JSON.stringify(hits.map((h) => withPath(h, engine.sourcePath(h))), null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {

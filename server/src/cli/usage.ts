@@ -5,7 +5,7 @@ export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <
 commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
-  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
+  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--imported-modules A,B | --imports-from FILE] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
@@ -80,6 +80,12 @@ Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX
                        (progress on stderr; cache: $PREMISE_LSP_CACHE, default ~/.cache/premise-lsp/indexes)
   -k, --k N            how many premises (default: 10)
   --slot TACTIC        rank for the tactic whose argument is wanted (rw, simp, exact, apply, rule, using…)
+  --imported-modules A,B
+                       what the query's file imports: premises of other modules (outside these
+                       and what they import, by the index's recorded imports) are left out
+  --imports-from FILE  the same, read from a .lean or .thy file's header (its own module counts)
+  --imports P          only (default with either: leave the others out), prefer (rank them
+                       after, each marked "needs import M") or any (rank alike, marked)
 ${ENGINE}
 ${LLM} (default: 30000)
   --json               JSON instead of text
@@ -87,6 +93,7 @@ ${LLM} (default: 30000)
 example:
   premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
   premise-lsp query --project ~/my-project 'triangle inequality'
+  premise-lsp query --index idx --imports-from MyProject/Foo.lean 'a ≤ b → b ≤ a → a = b'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
 

@@ -1,0 +1,73 @@
+/**
+ * `query`'s import options: `--imported-modules A,B` and `--imports-from FILE`
+ * (a .lean or .thy file's own imports) say what the caller can use; `--imports`
+ * says what to do with the rest (`only`, the default: leave them out;
+ * `prefer`: rank them after; `any`: rank alike), as the server's `imports`
+ * setting does for an open file.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { sourceOf } from '../../../indexes/src/extract/walk.js';
+import {
+  IMPORT_POLICIES,
+  importableNames,
+  importScope,
+  leanImplicitImports,
+  textScope,
+  type ImportPolicy,
+  type ImportScope,
+} from '../../../indexes/src/module-imports.js';
+import type { PremiseSearch, SearchOptions } from '../engine/types.js';
+import { choice, UsageError } from './args.js';
+
+export const IMPORT_FLAGS = {
+  'imported-modules': { type: 'string' },
+  'imports-from': { type: 'string' },
+  imports: { type: 'string' },
+} as const;
+
+interface ImportFlagValues {
+  'imported-modules'?: string;
+  'imports-from'?: string;
+  imports?: string;
+}
+
+export interface ImportChoice {
+  scope: ImportScope;
+  policy: ImportPolicy;
+}
+
+/** The scope the flags give over the engine's module imports; undefined when no import flag is given. Usage errors for bad values. */
+export function importChoice(values: ImportFlagValues, engine: PremiseSearch): ImportChoice | undefined {
+  const policy = choice(values.imports, 'imports', IMPORT_POLICIES);
+  const listed = values['imported-modules'];
+  const from = values['imports-from'];
+  if (listed === undefined && from === undefined) {
+    if (policy) throw new UsageError('--imports needs --imported-modules or --imports-from (what the query can use)');
+    return undefined;
+  }
+  const modules = (listed ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  if (listed !== undefined && !modules.length) throw new UsageError('--imported-modules takes module names separated by commas, e.g. Mathlib.Order.Basic,Mathlib.Data.Nat.Basic');
+  const graph = engine.moduleImports();
+  let scope: ImportScope;
+  if (from !== undefined) {
+    const path = resolve(from);
+    const src = sourceOf(path);
+    if (!src) throw new UsageError(`--imports-from takes a .lean or .thy file, got ${JSON.stringify(from)}`);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--imports-from: cannot read ${from} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const { header } = textScope(graph, text, src.lang);
+    const implicit = src.lang === 'lean' ? leanImplicitImports(header.prelude) : [];
+    scope = importScope(graph, [...header.imports, ...modules], { own: src.module, implicit });
+  } else scope = importScope(graph, modules, { implicit: leanImplicitImports(false) });
+  return { scope, policy: policy ?? 'only' };
+}
+
+/** The search's `only` for the `only` policy (names whose module the scope allows). */
+export function importSearchOptions(choice: ImportChoice | undefined, engine: PremiseSearch): Pick<SearchOptions, 'only'> {
+  return choice?.policy === 'only' && engine.moduleImports().size ? { only: importableNames(choice.scope, (name) => engine.lookup(name)?.module) } : {};
+}
