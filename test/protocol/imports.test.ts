@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
-import { Editor, FAKE_LEAN, posOf, requireBuild, ROOT, SERVE } from './harness.js';
+import { Editor, FAKE_ISABELLE, FAKE_LEAN, posOf, requireBuild, ROOT, SERVE } from './harness.js';
 
 const LAKE = join(ROOT, 'test', 'fixtures', 'imports', 'lean');
 const USE = join(LAKE, 'Imp', 'Use.lean');
@@ -170,6 +170,29 @@ describe('completion items for completion engines (blink.cmp, nvim-cmp)', () => 
     expect(b.documentation.value).toContain('Sums of snarks commute, from B.');
     expect(b.documentation.value).toContain('Imp.B');
     expect(b.textEdit.newText).toBe('Imp.snark_right');
+    expect(await e.shutdown()).toBe(0);
+  });
+});
+
+describe('an Isabelle theory (fake Isabelle, a fixture engine with the theories\' imports)', () => {
+  it('marks a fact of a theory it does not import and adds that theory to its `imports` when picked', async () => {
+    const thy = join(ROOT, 'test', 'fixtures', 'imports', 'isabelle', 'Use.thy');
+    const thyUri = pathToFileURL(thy).href;
+    const thyText = readFileSync(thy, 'utf8');
+    const e = Editor.proxy([process.execPath, FAKE_ISABELLE], { engine: join(ROOT, 'test', 'fixtures', 'imports', 'isabelle-premises.json') });
+    editors.push(e);
+    await e.initialize({ 'premise-lsp': { goalTimeoutMs: 300, liveIndex: false } });
+    e.open(thyUri, thyText, 'isabelle');
+    const r = await e.request('textDocument/completion', { textDocument: { uri: thyUri }, position: posOf(thyText, 'using ', 6), context: { triggerKind: 1 } });
+    const items = ours(Array.isArray(r.result) ? r.result : r.result.items);
+    const order = items.map((i) => i.label);
+    expect(order).toEqual(expect.arrayContaining(['B.gizmo_right', 'C.gizmo_swap']));
+    expect(order.indexOf('C.gizmo_swap')).toBeGreaterThan(order.indexOf('B.gizmo_right'));
+    const c = items.find((i) => i.label === 'C.gizmo_swap')!;
+    expect(c.detail).toBe('needs import C');
+    expect(c.documentation.value).toMatch(/^```isabelle\n/);
+    expect(applyEdits(thyText, [c.textEdit, ...c.additionalTextEdits])).toMatch(/^theory Use\n  imports A C\nbegin\n[^]*  using C\.gizmo_swap\n/);
+    expect(items.find((i) => i.label === 'B.gizmo_right')!.additionalTextEdits).toBeUndefined();
     expect(await e.shutdown()).toBe(0);
   });
 });
