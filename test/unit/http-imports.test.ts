@@ -43,10 +43,17 @@ describe('/retrieve imported_modules', () => {
     expect(got).not.toContain('Imp.snark_left');
   });
 
-  it('with local_premises: both must allow a premise', async () => {
+  it('with local_premises: two scopes, a premise either allows is kept (LeanHammer\'s reading)', async () => {
     const all = engine.indexedNames();
-    const local = ['Imp.snark_left', 'Imp.snark_swap'].map((n) => all.indexOf(n));
-    expect(await names({ imported_modules: ['Imp.A'], local_premises: local })).toEqual(['Imp.snark_left']);
+    const local = ['Imp.snark_swap'].map((n) => all.indexOf(n));
+    expect(await names({ imported_modules: ['Imp.B'], local_premises: local })).toEqual(['Imp.snark_right', 'Imp.snark_swap', 'Old.snark_old']);
+  });
+
+  it('takes modules by position in /indexed-modules as well as by name; a position past the list is a 400', async () => {
+    const modules = (await api.handle('GET', '/indexed-modules', '')).body as string[];
+    expect(await names({ imported_modules: [modules.indexOf('Imp.A')] })).toEqual(['Imp.snark_left', 'Imp.snark_right', 'Old.snark_old']);
+    const r = await api.handle('POST', '/retrieve', JSON.stringify({ state, imported_modules: [modules.length] }));
+    expect(r).toEqual({ status: 400, body: { error: `imported_modules has index ${modules.length}, but the index has ${modules.length} modules (/indexed-modules)` } });
   });
 
   it('restricts nothing with imported_all_modules, an empty list, or none', async () => {
@@ -57,8 +64,8 @@ describe('/retrieve imported_modules', () => {
   });
 
   it('refuses a list of anything but module names with a 400', async () => {
-    const r = await api.handle('POST', '/retrieve', JSON.stringify({ state, imported_modules: [1, 2] }));
-    expect(r).toEqual({ status: 400, body: { error: expect.stringMatching(/imported_modules must be a list of at most 100000 module names/) } });
+    const r = await api.handle('POST', '/retrieve', JSON.stringify({ state, imported_modules: [true, {}] }));
+    expect(r).toEqual({ status: 400, body: { error: expect.stringMatching(/imported_modules must be a list of at most 100000 module names or indices/) } });
     const b = await api.handle('POST', '/retrieve', JSON.stringify({ state, imported_modules: ['Imp.A'], imported_all_modules: 'yes' }));
     expect(b.status).toBe(400);
   });
