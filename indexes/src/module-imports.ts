@@ -105,11 +105,15 @@ export function importScope(graph: ModuleImports, imports: readonly string[], op
 /** Lean's implicit import (none in a `prelude` file). */
 export const leanImplicitImports = (prelude: boolean): string[] => (prelude ? [] : ['Init']);
 
-/** The scope of a source text (its header's imports, Lean's implicit `Init`), and its header (where an import goes). */
+/** The scope of a file with this header (its imports, Lean's implicit `Init` unless a prelude) that is module `own`. */
+export function headerScope(graph: ModuleImports, lang: Lang, header: Pick<HeaderImports, 'imports' | 'prelude'>, own?: string): ImportScope {
+  return importScope(graph, header.imports, { own, implicit: lang === 'lean' ? leanImplicitImports(header.prelude) : [] });
+}
+
+/** The scope of a source text, and its header (where an import goes). */
 export function textScope(graph: ModuleImports, text: string, lang: Lang, own?: string): { scope: ImportScope; header: HeaderImports } {
   const header = headerImports(text, lang);
-  const scope = importScope(graph, header.imports, { own, implicit: lang === 'lean' ? leanImplicitImports(header.prelude) : [] });
-  return { scope, header };
+  return { scope: headerScope(graph, lang, header, own), header };
 }
 
 /** The names a scope allows, for a search's `only`: a name whose module `moduleOf` does not know (a search's own new premises) is allowed. */

@@ -7,13 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { headerImports } from '../../../indexes/src/extract/imports.js';
 import { sourceOf } from '../../../indexes/src/extract/walk.js';
 import {
   IMPORT_POLICIES,
   importableNames,
   importScope,
+  headerScope,
   leanImplicitImports,
-  textScope,
   type ImportPolicy,
   type ImportScope,
 } from '../../../indexes/src/module-imports.js';
@@ -60,9 +61,8 @@ export function importChoice(values: ImportFlagValues, engine: PremiseSearch): I
     } catch (e) {
       throw new UsageError(`--imports-from: cannot read ${from} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
-    const { header } = textScope(graph, text, src.lang);
-    const implicit = src.lang === 'lean' ? leanImplicitImports(header.prelude) : [];
-    scope = importScope(graph, [...header.imports, ...modules], { own: src.module, implicit });
+    const header = headerImports(text, src.lang);
+    scope = headerScope(graph, src.lang, { prelude: header.prelude, imports: [...header.imports, ...modules] }, src.module);
   } else scope = importScope(graph, modules, { implicit: leanImplicitImports(false) });
   return { scope, policy: policy ?? 'only' };
 }

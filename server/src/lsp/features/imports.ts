@@ -8,7 +8,10 @@
 import { fileURLToPath } from 'node:url';
 import type { TextEdit } from 'vscode-languageserver';
 import { sourceOf } from '../../../../indexes/src/extract/walk.js';
-import { importableNames, orderByImports, textScope, type ImportPolicy, type ImportScope } from '../../../../indexes/src/module-imports.js';
+import { LRUCache } from 'lru-cache';
+import { headerImports, type HeaderImports } from '../../../../indexes/src/extract/imports.js';
+import type { Lang } from '../../../../indexes/src/extract/record.js';
+import { headerScope, importableNames, orderByImports, type ImportPolicy, type ImportScope } from '../../../../indexes/src/module-imports.js';
 import type { ModuleImports, PremiseInfo, PremiseSearch, SearchOptions } from '../../engine/types.js';
 import { langFor, type FeatureContext } from './context.js';
 
@@ -25,16 +28,36 @@ export interface FileImports {
   edit(module: string, before?: number): TextEdit | undefined;
 }
 
-const cache = new Map<string, { version: number; graph: ModuleImports; value: FileImports }>();
 const MAX_CACHED = 64;
+/** Per document: its scope at one version (an edit gives a new version, most keep the imports). */
+const byDoc = new LRUCache<string, { version: number; graph: ModuleImports; value: FileImports }>({ max: MAX_CACHED });
+/** Scopes by what decides them (graph, language, own module, header imports): typing in a proof keeps them. */
+const scopes = new LRUCache<string, { graph: ModuleImports; scope: ImportScope }>({ max: MAX_CACHED });
+/** Each document's own module (finding its package root looks at the disk). */
+const owners = new LRUCache<string, { own: string | undefined }>({ max: 4 * MAX_CACHED });
 
 /** The module an open document is, as the index would name it (none for an unsaved buffer). */
 function ownModule(uri: string): string | undefined {
-  try {
-    return uri.startsWith('file:') ? sourceOf(fileURLToPath(uri))?.module : undefined;
-  } catch {
-    return undefined;
+  let hit = owners.get(uri);
+  if (!hit) {
+    let own: string | undefined;
+    try {
+      own = uri.startsWith('file:') ? sourceOf(fileURLToPath(uri))?.module : undefined;
+    } catch {
+      own = undefined;
+    }
+    owners.set(uri, (hit = { own }));
   }
+  return hit.own;
+}
+
+function scopeOf(graph: ModuleImports, lang: Lang, own: string | undefined, header: HeaderImports): ImportScope {
+  const key = JSON.stringify([lang, own ?? null, header.prelude, header.imports]);
+  const hit = scopes.get(key);
+  if (hit && hit.graph === graph) return hit.scope;
+  const scope = headerScope(graph, lang, header, own);
+  scopes.set(key, { graph, scope });
+  return scope;
 }
 
 /** The import scope of an open document, from its current text (cached per version and index); undefined without a document, an engine or a language. */
@@ -46,9 +69,10 @@ export function fileImports(ctx: FeatureContext, uri: string | undefined): FileI
   if (!doc || !engine || !lang) return undefined;
   const policy = ctx.config().imports;
   const graph = engine.moduleImports();
-  const hit = cache.get(uri);
+  const hit = byDoc.get(uri);
   if (hit && hit.version === doc.version && hit.graph === graph && hit.value.policy === policy) return hit.value;
-  const { scope, header } = textScope(graph, doc.getText(), lang, ownModule(uri));
+  const header = headerImports(doc.getText(), lang);
+  const scope = scopeOf(graph, lang, ownModule(uri), header);
   const value: FileImports = {
     policy,
     scope,
@@ -60,9 +84,7 @@ export function fileImports(ctx: FeatureContext, uri: string | undefined): FileI
       return { range: { start: at, end: at }, newText: ins.text };
     },
   };
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-  cache.delete(uri);
-  cache.set(uri, { version: doc.version, graph, value });
+  byDoc.set(uri, { version: doc.version, graph, value });
   return value;
 }
 
