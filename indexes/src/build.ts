@@ -20,6 +20,7 @@ import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { buildBeside } from './store/staging.js';
+import { dataDir } from './store/data-dir.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExternalRefs } from './external-refs.js';
@@ -34,6 +35,8 @@ export interface Corpus {
   /** Files read (not counting the skipped ones). */
   files: number;
   skippedFiles: number;
+  /** Links not followed, their target outside the source root walked (each also a warning). */
+  linksSkipped: number;
   duplicates: number;
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
@@ -67,8 +70,9 @@ export async function extractCorpus(
   externalStatement?: AliasTargets,
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
-  const { files, warnings, skipped } = discoverSources(inputs, discover);
+  const { files, warnings, skipped, links = [] } = discoverSources(inputs, discover);
   for (const w of skipped) warnings.push(w); // not push(...skipped): a tree can hold more entries than a call takes arguments
+  for (const w of links) warnings.push(w);
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
@@ -97,17 +101,20 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms, imports: imports.done() };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms, imports: imports.done() };
 }
 
 export interface BuildOptions {
   sources: string[];
   out: string;
   encoder?: Encoder;
+  /** Recorded in the manifest as a bring-your-own encoder's location; leave it out for a shipped encoder (found by id). */
   encoderDir?: string;
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /** Follow links whose target leaves the source root being walked (default false; see extract/walk.ts). */
+  followLinks?: boolean;
   /**
    * Index directories whose premises this corpus's proofs may reference (a
    * workspace's dependencies): such references are kept in `external-refs.json`.
@@ -132,9 +139,14 @@ export interface BuildSummary {
   files: number;
   declarations: number;
   skipped: number;
+  /** Links not followed (their target leaves the source root walked); also among `warnings`. */
+  linksSkipped: number;
   warnings: string[];
   seconds: number;
 }
+
+/** What the manifest says of the encoder: its content id and dimension, and where a bring-your-own one was. */
+const encoderRef = (encoder: Encoder, dir: string | undefined): EncoderRef => ({ ...(dir ? { dir } : {}), id: encoder.id, dim: encoder.dim });
 
 /** `PREMISE_LSP_MEMTRACE=1`: heap and resident memory after each build step, on stderr. */
 const memtrace = (step: string) => {
@@ -157,7 +169,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const external = against.names;
   let corpus: Corpus;
   try {
-    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external, {}, against.statementOf);
+    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages, followLinks: opts.followLinks }, external, {}, against.statementOf);
   } finally {
     against.close();
   }
@@ -186,7 +198,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   let dense: { vectors: Float32Array; dim: number; encoder: EncoderRef } | undefined;
   if (opts.encoder && n) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
-    dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
+    dense = { vectors, dim: opts.encoder.dim, encoder: encoderRef(opts.encoder, opts.encoderDir) };
   }
   infos.length = 0;
   memtrace('premises');
@@ -228,6 +240,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
     files: corpus.files,
     declarations: n,
     skipped: corpus.skippedFiles + corpus.warnings.length,
+    linksSkipped: corpus.linksSkipped,
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
@@ -266,7 +279,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   rememberIdentifiers(CORPUS_IDENTIFIERS);
   const m = readManifest(opts.from);
-  const table = PremiseTable.open(join(opts.from, 'premises.bin'));
+  const table = PremiseTable.open(join(dataDir(opts.from), 'premises.bin'));
   const n = table.size;
   const dim = opts.encoder.dim;
   // the informal field when the sparse-only build left it for this step
@@ -286,12 +299,15 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
-  for (const f of [EXTERNAL_REFS_FILE, IMPORTS_FILE]) if (existsSync(join(opts.from, f))) copyFileSync(join(opts.from, f), join(opts.out, f));
-  const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
+  for (const f of [EXTERNAL_REFS_FILE, IMPORTS_FILE]) {
+    const from = join(dataDir(opts.from), f);
+    if (existsSync(from)) copyFileSync(from, join(opts.out, f));
+  }
+  const encoder = encoderRef(opts.encoder, opts.encoderDir);
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
     : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
-  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
+  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, linksSkipped: 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }
 
 function emptyFields(dir: string) {

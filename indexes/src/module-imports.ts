@@ -11,6 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headerImports, type HeaderImports } from './extract/imports.js';
 import type { Lang } from './extract/record.js';
+import { dataDir } from './store/data-dir.js';
 
 export const IMPORTS_FILE = 'imports.json';
 const FORMAT = 'premise-lsp-imports';
@@ -43,7 +44,7 @@ export function writeModuleImports(dir: string, imports: ModuleImports): void {
 
 /** An index directory's module imports; empty for an index without them (built before they were recorded). */
 export function readModuleImports(dir: string): ModuleImports {
-  const path = join(dir, IMPORTS_FILE);
+  const path = join(dataDir(dir), IMPORTS_FILE);
   if (!existsSync(path)) return new Map();
   let data: unknown;
   try {

@@ -30,6 +30,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
+  if (cmd === '--version' || cmd === '-V') {
+    process.stdout.write(`${(await import('./paths.js')).packageVersion()}\n`);
+    return 0;
+  }
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
     const topic = cmd === 'help' ? rest[0] : undefined;
     process.stdout.write((topic && COMMAND_USAGE[topic]) || USAGE);

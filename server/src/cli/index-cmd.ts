@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { addDense, buildIndex, type Progress } from '../../../indexes/src/build.js';
 import { MEMORY_SKIP } from '../../../indexes/src/extract/parallel.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
-import { defaultModelDir } from '../paths.js';
+import { defaultModelDir, isShippedEncoderDir } from '../paths.js';
 import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
 import { intOption, parse, sourcesOption, UsageError } from './args.js';
 import { progressReporter } from './progress.js';
@@ -38,6 +38,7 @@ async function indexInto(argv: string[], made: { dir?: string }): Promise<number
     'no-dense': { type: 'boolean' },
     'defer-informal': { type: 'boolean' },
     'no-packages': { type: 'boolean' },
+    'follow-links': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
     'resolve-against': { type: 'string', multiple: true },
     'dense-from': { type: 'string' },
@@ -69,20 +70,23 @@ async function indexInto(argv: string[], made: { dir?: string }): Promise<number
     }
   }
   const encoder = encoderDir ? await loadEncoder(encoderDir) : undefined;
+  // a shipped encoder is named by its content id only, so the index outlives this installation's path
+  const recordedDir = encoderDir && !isShippedEncoderDir(encoderDir) ? encoderDir : undefined;
   if (denseFrom && !encoder) throw new UsageError('--dense-from needs an encoder (--encoder DIR)');
   const bar = progressReporter();
   const progress = { update: (p: Progress) => (bar.update(p), events?.send({ event: 'progress', ...p })), stop: bar.stop };
   const enrich = llm && informalizeHook(llm, { max: llmMax, onProgress: progress.update, log: (l) => (progress.stop(), process.stderr.write(`premise-lsp: ${l}\n`)) });
   try {
     const s = denseFrom
-      ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir, onProgress: progress.update })
-      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
+      ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir: recordedDir, onProgress: progress.update })
+      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir: recordedDir, onProgress: progress.update, packages: !values['no-packages'], followLinks: values['follow-links'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     for (const w of s.warnings) if (values.verbose || w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
       `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB, not regular files or over a worker's memory limit), ` +
         `${s.warnings.length} warnings${s.warnings.length && !values.verbose ? ' (--verbose lists them)' : ''}, ` +
+        (s.linksSkipped ? `${s.linksSkipped} links leaving their source not followed (--follow-links), ` : '') +
         `${s.manifest.encoder ? `dense ${s.manifest.encoder.dim}-d` : 'sparse only'}, ${s.seconds.toFixed(1)} s → ${values.out}\n`,
     );
   } finally {

@@ -1,7 +1,6 @@
 /** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--imported-modules A,B | --imports-from FILE [--imports only|prefer|any]] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
-import { readFileSync } from 'node:fs';
 import { slotOf } from '../engine/open.js';
-import type { SearchHit } from '../engine/types.js';
+import { MAX_QUERY_CHARS, type SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openFromFlags, type IndexDirs } from './engine-flags.js';
 import { autoIndexDirs } from '../indexing/auto-index.js';
@@ -12,6 +11,7 @@ import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { searchWithLlm } from '../llm/search.js';
 import { orderByImports } from '../../../indexes/src/module-imports.js';
 import { IMPORT_FLAGS, importChoice, importSearchOptions } from './import-flags.js';
+import { readStdinText } from './stdin.js';
 
 function formatHit(h: SearchHit & { needsImport?: string }): string {
   const parts = Object.entries(h.parts)
@@ -38,7 +38,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, ...IMPORT_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' }, project: { type: 'string' } });
   if (!values.index === !values.project) throw new UsageError('query needs --index <index-dir> or --project <dir> (one of them)');
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
-  const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
+  const text = positionals[0] === '-' ? readStdinText(MAX_QUERY_CHARS) : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);

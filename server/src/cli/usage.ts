@@ -3,11 +3,11 @@
 export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <command> --help: its flags)
 
 commands:
-  index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
+  index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--follow-links] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
   query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--imported-modules A,B | --imports-from FILE] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
-  extract <source>... [--out records.jsonl]
+  extract <source>... [--out records.jsonl] [--follow-links]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
   fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
@@ -19,6 +19,7 @@ commands:
   cache list [--json] | cache clean [--all] [--dry-run]
   bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
 
+premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
 
@@ -56,6 +57,8 @@ Extracts the declarations of .lean/.thy trees (a Lake package: its default libra
   --defer-informal     with --no-dense: leave the informal (English) field empty, for
                        --dense-from to build (an index to serve first, see the README)
   --no-packages        a Lake project's own sources only, not its .lake/packages/*
+  --follow-links       follow links whose target leaves the source (or package) they are
+                       in (by default they are skipped, and counted in the summary)
   --resolve-against DIR
                        proofs may reference that index's premises (repeatable)
   --dense-from DIR     instead of sources: that sparse-only index with vectors added
@@ -123,11 +126,12 @@ example:
   premise-lsp eval --index /tmp/idx --dataset heldout ../shared/data/holdout_theorems.txt
   premise-lsp eval --index /tmp/afp-idx --dataset afp
 `,
-  extract: `usage: premise-lsp extract <source>... [--out records.jsonl]
+  extract: `usage: premise-lsp extract <source>... [--out records.jsonl] [--follow-links]
 
 The extracted premise records as JSON lines (training data, debugging).
 
   -o, --out FILE       write the records there (default: stdout)
+  --follow-links       follow links whose target leaves the source they are in
 
 example:
   premise-lsp extract ~/mathlib4 --out /tmp/records.jsonl

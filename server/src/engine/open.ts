@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
+import { openIndexEncoder } from './encoder-choice.js';
 import { chooseTextTower } from './text-tower-choice.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { readExternalRefs } from '../../../indexes/src/external-refs.js';
@@ -133,13 +134,8 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
   let encoder: Encoder | undefined;
   const rec = all[first]!.manifest.encoder;
   if (rec && !opts.sparseOnly) {
-    const dir = opts.encoderDir ?? rec.dir;
-    if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
-    // one short query at a time: a single intra-op thread avoids cross-thread hand-offs
-    encoder = await loadEncoder(dir, { threads: 1 });
-    if (encoder.dim !== rec.dim) {
-      throw new Error(`encoder ${dir} has dimension ${encoder.dim} but the index was built with ${rec.dim}; rebuild the index`);
-    }
+    const index = all[first]!;
+    encoder = await openIndexEncoder(rec, { dir: dirs[first]!, sources: manifestSources(index.manifest.sources) }, opts.encoderDir);
   }
   const textTower = encoder && rec ? chooseTextTower(opts, rec.id, defaultTextTowerDir(), warnOf(opts)) : undefined;
   const fusion = encoder && rec && opts.fusionDir ? loadFusion(opts.fusionDir, rec.id) : undefined;

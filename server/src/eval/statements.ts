@@ -16,6 +16,7 @@ import { isAliasRecord } from '../../../indexes/src/extract/alias-types.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { PremiseTable } from '../../../indexes/src/store/premises.js';
+import { dataDir } from '../../../indexes/src/store/data-dir.js';
 import type { EvalQuery } from './datasets.js';
 
 export const VAL_MOD = 20;
@@ -92,7 +93,7 @@ export function recordQueries(records: Iterable<PremiseRecord>, holdout: Set<str
  * records the index was built from.
  */
 export function heldOutStatements(indexDir: string, holdout: Set<string>, limit = 2000): EvalQuery[] {
-  const table = PremiseTable.open(join(indexDir, 'premises.bin'));
+  const table = PremiseTable.open(join(dataDir(indexDir), 'premises.bin'));
   try {
     const queries: TrainQuery[] = [];
     let id = 0;

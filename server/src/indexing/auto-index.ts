@@ -222,6 +222,8 @@ export const STAGED_KEY = 'none+deferred-informal';
 function indexArgs(entry: CacheEntry, earlier: string[], staged: boolean): string[] {
   return [
     ...(entry.links ? [] : entry.sources),
+    // the directory of links the toolchain entry is built from is ours: its links lead out of it by design
+    ...(entry.links ? ['--follow-links'] : []),
     '--no-dense',
     ...(staged ? ['--defer-informal'] : []),
     ...(entry.packages ? [] : ['--no-packages']),

@@ -14,8 +14,7 @@ import { EngineHost, type EngineLoader } from './engine-host.js';
 import { Logger, type LogSink } from './log.js';
 import { Router } from './router.js';
 import { Session } from './session.js';
-
-export const VERSION = '0.1.0';
+import { packageVersion } from '../paths.js';
 
 export interface ServeOptions {
   /** Upstream command and arguments; absent = standalone. */
@@ -66,7 +65,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
 
   const router: Router = new Router(session, editor, {
-    version: VERSION,
+    version: packageVersion(),
     startUpstream: (argv) => startUpstream(customCommand(argv)),
     onExit: (code) => {
       if (ended) return;
