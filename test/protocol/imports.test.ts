@@ -143,6 +143,15 @@ describe('premises outside the file\'s import closure', () => {
     const applied = e.received.find((m) => m.method === 'workspace/applyEdit')!;
     const edits = (applied.params as any).edit.documentChanges[0].edits;
     expect(applyEdits(text, edits)).toContain('import Imp.A\nimport Imp.C\n');
+    // a picker's own text for the premise named: the import comes along too; a usable premise brings none
+    const withText = await e.request('workspace/executeCommand', { command: 'premise-lsp.insert', arguments: [{ uri, position: posOf(text, 'exact ', 6), text: `${C} x y`, name: C }] });
+    expect(withText.result.import).toBe('Imp.C');
+    const usable = await e.request('workspace/executeCommand', { command: 'premise-lsp.insert', arguments: [{ uri, position: posOf(text, 'exact ', 6), name: 'Imp.snark_right' }] });
+    expect(usable.result.applied).toBe(true);
+    expect('import' in usable.result).toBe(false);
+    const edited = e.received.filter((m) => m.method === 'workspace/applyEdit');
+    expect((edited.at(-2)!.params as any).edit.documentChanges[0].edits).toHaveLength(2);
+    expect((edited.at(-1)!.params as any).edit.documentChanges[0].edits).toHaveLength(1);
     expect(await e.shutdown()).toBe(0);
   });
 
