@@ -69,5 +69,9 @@ describe('query with what the file imports', () => {
     expect(notSource.err).toMatch(/--imports-from takes a \.lean or \.thy file/);
     const empty = run(['query', '--index', index, '--imported-modules', ' , ', QUERY]);
     expect(empty.code).toBe(2);
+    // before any index is opened: a missing index is not what is reported
+    const first = run(['query', '--index', join(tmp, 'no-such-index'), '--imported-modules', 'Imp.A', '--imports', 'sometimes', QUERY]);
+    expect(first.code).toBe(2);
+    expect(first.err).toMatch(/--imports must be one of/);
   });
 });

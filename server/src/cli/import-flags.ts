@@ -38,8 +38,19 @@ export interface ImportChoice {
   policy: ImportPolicy;
 }
 
-/** The scope the flags give over the engine's module imports; undefined when no import flag is given. Usage errors for bad values. */
-export function importChoice(values: ImportFlagValues, engine: PremiseSearch): ImportChoice | undefined {
+/** What the import flags say, read (and the file read) before any index is opened: a bad value is a usage error at once. */
+export interface ImportRequest {
+  policy: ImportPolicy;
+  /** The modules imported (`--imported-modules`, and the file's header imports). */
+  imports: string[];
+  lang: 'lean' | 'isabelle';
+  prelude: boolean;
+  /** The file's own module (`--imports-from`). */
+  own?: string;
+}
+
+/** The import flags; undefined when none is given. Usage errors for bad values. */
+export function importRequest(values: ImportFlagValues): ImportRequest | undefined {
   const policy = choice(values.imports, 'imports', IMPORT_POLICIES);
   const listed = values['imported-modules'];
   const from = values['imports-from'];
@@ -49,22 +60,24 @@ export function importChoice(values: ImportFlagValues, engine: PremiseSearch): I
   }
   const modules = (listed ?? '').split(',').map((m) => m.trim()).filter(Boolean);
   if (listed !== undefined && !modules.length) throw new UsageError('--imported-modules takes module names separated by commas, e.g. Mathlib.Order.Basic,Mathlib.Data.Nat.Basic');
-  const graph = engine.moduleImports();
-  let scope: ImportScope;
-  if (from !== undefined) {
-    const path = resolve(from);
-    const src = sourceOf(path);
-    if (!src) throw new UsageError(`--imports-from takes a .lean or .thy file, got ${JSON.stringify(from)}`);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      throw new UsageError(`--imports-from: cannot read ${from} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    const header = headerImports(text, src.lang);
-    scope = headerScope(graph, src.lang, { prelude: header.prelude, imports: [...header.imports, ...modules] }, src.module);
-  } else scope = importScope(graph, modules, { implicit: leanImplicitImports(false) });
-  return { scope, policy: policy ?? 'only' };
+  if (from === undefined) return { policy: policy ?? 'only', imports: modules, lang: 'lean', prelude: false };
+  const path = resolve(from);
+  const src = sourceOf(path);
+  if (!src) throw new UsageError(`--imports-from takes a .lean or .thy file, got ${JSON.stringify(from)}`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--imports-from: cannot read ${from} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const header = headerImports(text, src.lang);
+  return { policy: policy ?? 'only', imports: [...header.imports, ...modules], lang: src.lang, prelude: header.prelude, own: src.module };
+}
+
+/** The request's scope over the engine's module imports (Lean's implicit `Init` unless the file is a prelude). */
+export function importChoice(req: ImportRequest | undefined, engine: PremiseSearch): ImportChoice | undefined {
+  if (!req) return undefined;
+  return { scope: headerScope(engine.moduleImports(), req.lang, req, req.own), policy: req.policy };
 }
 
 /** The search's `only` for the `only` policy (names whose module the scope allows). */

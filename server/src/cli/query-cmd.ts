@@ -2,15 +2,11 @@
 import { slotOf } from '../engine/open.js';
 import { MAX_QUERY_CHARS, type SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
-import { ENGINE_FLAGS, openFromFlags, type IndexDirs } from './engine-flags.js';
-import { autoIndexDirs } from '../indexing/auto-index.js';
-import { projectOptions } from '../indexing/cache-state.js';
-import { Logger } from '../lsp/log.js';
-import { titledProgress } from './progress.js';
+import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
 import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { searchWithLlm } from '../llm/search.js';
 import { orderByImports } from '../../../indexes/src/module-imports.js';
-import { IMPORT_FLAGS, importChoice, importSearchOptions } from './import-flags.js';
+import { IMPORT_FLAGS, importChoice, importRequest, importSearchOptions } from './import-flags.js';
 import { readStdinText } from './stdin.js';
 
 function formatHit(h: SearchHit & { needsImport?: string }): string {
@@ -24,19 +20,8 @@ function formatHit(h: SearchHit & { needsImport?: string }): string {
 /** A hit as `--json` prints it: with `path`, its source file's absolute path, when it is found under the index's source roots. */
 const withPath = <T extends SearchHit>(h: T, path: string | undefined) => (path ? { ...h, path } : h);
 
-/**
- * `--project DIR`: the automatic index the server would use for DIR (a Lake project or an
- * Isabelle workspace), its missing cache entries built first, with progress on stderr.
- */
-async function projectIndex(dir: string): Promise<IndexDirs> {
-  const what = projectOptions(dir);
-  if (typeof what === 'string') throw new UsageError(what);
-  return autoIndexDirs({ ...what, log: new Logger(process.stderr, 'warn'), progress: titledProgress() });
-}
-
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, ...IMPORT_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' }, project: { type: 'string' } });
-  if (!values.index === !values.project) throw new UsageError('query needs --index <index-dir> or --project <dir> (one of them)');
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, ...IMPORT_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
   const text = positionals[0] === '-' ? readStdinText(MAX_QUERY_CHARS) : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
@@ -45,12 +30,12 @@ export async function queryCommand(argv: string[]): Promise<number> {
   if (values.slot !== undefined && !slotOf(values.slot)) {
     throw new UsageError(`--slot takes a tactic (rw, simp, exact, apply, rule, using…), got ${JSON.stringify(values.slot)}`);
   }
+  const request = importRequest(values); // usage errors before any index is opened or built
   const llm = llmClientFromFlags(values, 30_000, 1);
-  const index = values.project ? await projectIndex(values.project) : values.index!;
-  const { engine, rerank } = await openFromFlags(index, values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
+  const { engine, rerank } = await openTarget('query', values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
     let hits: SearchHit[];
-    const imports = importChoice(values, engine);
+    const imports = importChoice(request, engine);
     const opts = { k, mode, rerank, slot: values.slot, ...importSearchOptions(imports, engine) };
     if (llm) {
       const r = await searchWithLlm(engine, llm, text, opts);
