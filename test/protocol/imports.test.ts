@@ -131,7 +131,10 @@ describe('premises outside the file\'s import closure', () => {
     const results = r.result.results as any[];
     const c = results.find((h) => h.name === C);
     expect(c.needsImport).toBe('Imp.C');
+    // the picker's import edit: a TextEdit into the searched document, after its imports
+    expect(applyEdits(text, [c.importEdit])).toContain('import Imp.A\nimport Imp.C\n');
     expect(results.find((h) => h.name === 'Imp.snark_right').needsImport).toBeUndefined();
+    expect(results.find((h) => h.name === 'Imp.snark_right').importEdit).toBeUndefined();
     expect(results.map((h) => h.rank)).toEqual(results.map((_, i) => i + 1));
     // without a document nothing is known of imports: no mark, as before
     const free = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query: 'snark sum swap', k: 10 }] });

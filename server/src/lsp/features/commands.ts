@@ -69,7 +69,16 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
   // with the document known, its imports say what it can use (ranked by the `imports` setting)
-  const fi = a.uri && ctx.docs.get(a.uri) ? fileImports(ctx, a.uri) : undefined;
+  const searched = a.uri ? ctx.docs.get(a.uri) : undefined;
+  const fi = searched ? fileImports(ctx, a.uri) : undefined;
+  // an import edit must come before the place the picked name goes
+  const before = searched && a.position ? searched.offsetAt(a.position) : undefined;
+  const importOf = (h: SearchHit) => {
+    const module = fi?.needs(h);
+    if (!module) return {};
+    const edit = fi!.edit(module, before);
+    return { needsImport: module, ...(edit ? { importEdit: edit } : {}) };
+  };
   const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi) };
   const llm = llmClientFor(cfg.llm);
   const found = llm
@@ -93,7 +102,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
       range: h.range,
       location: location(h),
       ...uriOf(ctx, engine, h),
-      ...(fi?.needs(h) ? { needsImport: fi.needs(h) } : {}),
+      ...importOf(h),
     })),
   };
 }
