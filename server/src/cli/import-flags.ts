@@ -11,10 +11,8 @@ import { headerImports } from '../../../indexes/src/extract/imports.js';
 import { sourceOf } from '../../../indexes/src/extract/walk.js';
 import {
   IMPORT_POLICIES,
-  importableNames,
-  importScope,
   headerScope,
-  leanImplicitImports,
+  importableNames,
   type ImportPolicy,
   type ImportScope,
 } from '../../../indexes/src/module-imports.js';
