@@ -245,11 +245,40 @@ cancelled."
           ((and e (plist-get e :range)) (list :changes (list (intern (concat ":" uri)) (vector e))))
           ((and extra (> (length extra) 0)) (list :changes (list (intern (concat ":" uri)) (vconcat extra)))))))
 
+(defun premise-lsp-picker--point-at (pos)
+  "The buffer position of LSP position POS (a plist; characters counted as Emacs does)."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line (plist-get pos :line))
+    (min (+ (point) (plist-get pos :character)) (line-end-position))))
+
+(defun premise-lsp-picker--apply-text-edits (edits)
+  "Apply TextEdits EDITS (plists, as the search result gives them) to the current buffer, last first."
+  (let ((spans (mapcar (lambda (e)
+                         (let ((r (plist-get e :range)))
+                           (list (premise-lsp-picker--point-at (plist-get r :start))
+                                 (premise-lsp-picker--point-at (plist-get r :end))
+                                 (plist-get e :newText))))
+                       edits)))
+    (save-excursion
+      (dolist (span (sort spans (lambda (a b) (> (car a) (car b)))))
+        (goto-char (nth 0 span))
+        (delete-region (nth 0 span) (nth 1 span))
+        (insert (nth 2 span))))))
+
 (defun premise-lsp-picker--apply-edit (edit)
-  "Apply workspace EDIT (Eglot's or lsp-mode's way)."
+  "Apply workspace EDIT (Eglot's or lsp-mode's way).
+Under lsp-mode, whose edit functions take its own JSON objects (hash tables
+unless `lsp-use-plists'), the TextEdits of the searched buffer (`:changes') are
+applied here."
   (cond ((fboundp 'eglot--apply-workspace-edit)
          ;; Eglot 1.9 asks for confirmation of edits to several files only
          (eglot--apply-workspace-edit edit))
+        ((and (plist-get edit :changes) (not (plist-get edit :documentChanges)))
+         (let ((changes (plist-get edit :changes)))
+           (while changes
+             (premise-lsp-picker--apply-text-edits (append (cadr changes) nil))
+             (setq changes (cddr changes)))))
         ((fboundp 'lsp--apply-workspace-edit) (lsp--apply-workspace-edit edit))
         (t (error "premise-lsp: no way to apply a workspace edit"))))
 

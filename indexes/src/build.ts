@@ -24,6 +24,7 @@ import { dataDir } from './store/data-dir.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXPORTS_FILE, EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExports, writeExternalRefs } from './external-refs.js';
+import { IMPORTS_FILE, ModuleImportsBuilder, writeModuleImports, type ModuleImports } from './module-imports.js';
 import type { AliasTargets } from './extract/alias-types.js';
 import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
 
@@ -44,6 +45,8 @@ export interface Corpus {
   formalTerms: TermRun[];
   /** The sources' `export NS (a)` names and the declarations they name (kept in the index's `exports.json`). */
   exports: Map<string, string>;
+  /** Each module read to the modules it imports (`imports.json`, ./module-imports.ts). */
+  imports: ModuleImports;
 }
 
 /** Is `path` one of the inputs' own files rather than a file of their `.lake/packages`? */
@@ -76,6 +79,7 @@ export async function extractCorpus(
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
+  const imports = new ModuleImportsBuilder();
   let skippedFiles = skipped.length;
   await extractFiles(files, (i, r) => {
     const f = files[i]!;
@@ -83,6 +87,7 @@ export async function extractCorpus(
     if (!r.skipped && isOwnFile(f.path, inputs)) for (const d of r.decls) own.add(d.name);
     for (const w of r.warnings) warnings.push(w);
     if (r.skipped) skippedFiles++;
+    else imports.add(f.module, r.imports ?? []);
     if (onProgress && (i % 50 === 0 || i === files.length - 1)) onProgress({ phase: 'extract', done: i + 1, total: files.length });
   }, parallel);
   prof.lap('read+extract');
@@ -100,7 +105,7 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms, exports };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms, exports, imports: imports.done() };
 }
 
 export interface BuildOptions {
@@ -221,6 +226,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   if (xrefs) writeExternalRefs(opts.out, xrefs);
   if (corpus.exports.size) writeExports(opts.out, corpus.exports);
   if (defer) writeDeferredInformal(opts.out, contexts);
+  writeModuleImports(opts.out, corpus.imports);
   const manifest = writeManifest(opts.out, {
     premises: n,
     encoder: dense?.encoder,
@@ -298,7 +304,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
-  for (const f of [EXTERNAL_REFS_FILE, EXPORTS_FILE]) {
+  for (const f of [EXTERNAL_REFS_FILE, EXPORTS_FILE, IMPORTS_FILE]) {
     const from = join(dataDir(opts.from), f);
     if (existsSync(from)) copyFileSync(from, join(opts.out, f));
   }

@@ -63,6 +63,16 @@ describe('LeanHammer premise selection API', () => {
     expect((await retrieve({ state: 'a b : M\n⊢ a * b = b * a', k: 8 })).body).toEqual(r.body);
   });
 
+  it('honours imported_modules: premises of those modules and what they import, by the index\'s recorded imports', async () => {
+    const state = 'a b : M\n⊢ a * b = b * a';
+    // Sample.Order imports Sample.Algebra; Sample.Lists imports nothing of the sample
+    const fromOrder = (await retrieve({ state, k: 50, imported_modules: ['Sample.Order'] })).body as { name: string }[];
+    expect(fromOrder.map((h) => h.name)).toContain('Sample.mul_comm');
+    const fromLists = (await retrieve({ state, k: 50, imported_modules: ['Sample.Lists'] })).body as { name: string }[];
+    expect(fromLists.map((h) => h.name)).not.toContain('Sample.mul_comm');
+    expect(fromLists.every((h) => !h.name.startsWith('Sample.') || h.name.startsWith('Sample.Lists.'))).toBe(true);
+  });
+
   it('limits the answer to local_premises plus new premises, which it indexes on the fly', async () => {
     const names = (await get('/indexed-premises')).body as string[];
     const allowed = ['Sample.one_mul', 'Sample.mul_one'].map((n) => names.indexOf(n));

@@ -247,7 +247,8 @@ describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePic
     const index = join(dir, 'idx');
     await buildIndex({ sources: [sample], out: index });
     const file = join(dir, 'Scratch.lean');
-    copyFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), file);
+    // it imports what the picks below need: a premise of a module it does not import would bring its import line (the `import` step's stubbed hit tests that)
+    writeFileSync(file, 'import Sample.Lists\nimport Sample.Order\n\n' + readFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), 'utf8'));
     const cmd = [process.execPath, SERVE, 'serve', '--stdio', '--index', index];
     ({ out } = await nvimScript('picker.lua', file, join(dir, 'nvim-out.json'), { PREMISE_LSP_CMD: JSON.stringify(cmd) }));
   }, 60_000);

@@ -43,7 +43,8 @@ describe('completion', () => {
     const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 2, triggerCharacter: '[' } });
     const items = r.result.items;
     expect(premiseName(items[0])).toBe('Nat.add_comm');
-    expect(items[0].detail).toBe('theorem Nat.add_comm (n m : Nat) : n + m = m + n');
+    expect(items[0].detail).toBe('Init.Data.Nat.Basic');
+    expect(items[0].documentation.value).toContain('```lean\ntheorem Nat.add_comm (n m : Nat) : n + m = m + n\n```');
     expect(items[0].documentation.value).toContain('Addition of natural numbers is commutative.');
     expect(items[0].documentation.value).toContain('Init.Data.Nat.Basic');
     expect(items[0].textEdit).toEqual({ range: { start: posOf(text, 'rw [', 4), end: posOf(text, 'rw [', 4) }, newText: 'Nat.add_comm' });

@@ -13,6 +13,15 @@ describe('settings', () => {
     expect(r.errors[0]).toMatch(/premise-lsp\.k must be an integer from 1 to 500 \(got 0\); keeping the previous value/);
     expect(r.changed.sort()).toEqual(['codeActions.max', 'completion.enabled', 'mode', 'upstreamCommand']);
   });
+  it('imports: prefer by default; prefer, only or any; anything else refused, the previous value kept', () => {
+    expect(defaultConfig().imports).toBe('prefer');
+    const r = applyConfig(defaultConfig(), { imports: 'only' });
+    expect(r.config.imports).toBe('only');
+    expect(r.changed).toEqual(['imports']);
+    const bad = applyConfig(r.config, { imports: 'never' });
+    expect(bad.config.imports).toBe('only');
+    expect(bad.errors[0]).toMatch(/premise-lsp\.imports must be one of prefer, only, any \(got "never"\)/);
+  });
   it('rejects a non-object section', () => {
     expect(applyConfig(defaultConfig(), 'x').errors).toHaveLength(1);
     expect(applyConfig(defaultConfig(), null).errors).toHaveLength(0);

@@ -8,6 +8,7 @@
  * counted warning (the "never throws" tests of extract-lean and extract-isabelle).
  */
 import { addContext } from '../informal/context.js';
+import { headerImports } from './imports.js';
 import { extractIsabelle } from './isabelle/extractor.js';
 import { extractLean } from './lean/extractor.js';
 import type { FileExtraction, PremiseRecord } from './record.js';
@@ -18,6 +19,7 @@ import type { SourceFile } from './walk.js';
 export function extractSource(text: string, src: Pick<SourceFile, 'lang' | 'rel' | 'module'>): FileExtraction {
   const r = src.lang === 'lean' ? extractLean(text, src.rel, src.module) : extractIsabelle(text, src.rel, src.module);
   addContext(r.decls, text, src.lang);
+  r.imports = headerImports(text, src.lang).imports;
   return r;
 }
 

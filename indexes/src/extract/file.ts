@@ -18,6 +18,8 @@ export interface FileResult {
   decls: ExtractedDecl[];
   warnings: string[];
   skipped: boolean;
+  /** The modules the file imports (absent for a skipped file). */
+  imports?: string[];
 }
 
 /**
@@ -70,7 +72,7 @@ function readAndExtract(f: SourceFile): FileResult {
   const text = buf.toString('utf8').replace(/^\uFEFF/, '');
   if (text.includes('\u0000')) return skip('binary content');
   const r = extractSource(text, f);
-  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false };
+  return { decls: r.decls.map(compact), warnings: r.warnings.map((w) => `${f.path}: ${w}`), skipped: false, imports: r.imports ?? [] };
 }
 
 /**

@@ -103,4 +103,6 @@ export interface FileExtraction {
   decls: ExtractedDecl[];
   /** Human-readable warnings (skipped/unparsed constructs), counted in build summaries. */
   warnings: string[];
+  /** The modules the file's header imports (`imports.ts`), set by `extractSource`. */
+  imports?: string[];
 }

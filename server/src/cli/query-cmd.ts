@@ -1,4 +1,4 @@
-/** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
+/** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--imported-modules A,B | --imports-from FILE [--imports only|prefer|any]] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
 import { PatternError, slotOf } from '../engine/open.js';
 import { MAX_QUERY_CHARS, type ScopeFilter, type SearchHit } from '../engine/types.js';
@@ -6,18 +6,20 @@ import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
 import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { searchWithLlm } from '../llm/search.js';
+import { orderByImports } from '../../../indexes/src/module-imports.js';
+import { IMPORT_FLAGS, importChoice, importRequest, importSearchOptions } from './import-flags.js';
 import { readStdinText } from './stdin.js';
 
-function formatHit(h: SearchHit): string {
+function formatHit(h: SearchHit & { needsImport?: string }): string {
   const parts = Object.entries(h.parts)
     .map(([k, v]) => `${k} ${(v as number).toFixed(3)}`)
     .join(', ');
   const stmt = h.statement.length > 200 ? h.statement.slice(0, 197) + '…' : h.statement;
-  return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}`;
+  return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}${h.needsImport ? `  (needs import ${h.needsImport})` : ''}`;
 }
 
 /** A hit as `--json` prints it: with `path`, its source file's absolute path, when it is found under the index's source roots. */
-const withPath = (h: SearchHit, path: string | undefined) => (path ? { ...h, path } : h);
+const withPath = <T extends SearchHit>(h: T, path: string | undefined) => (path ? { ...h, path } : h);
 
 /** `--in`, `--ns`, `--kind` (each repeatable, or comma-separated) and `--deprecated` as a scope filter. */
 export const SCOPE_FLAGS = {
@@ -49,6 +51,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
     ...ENGINE_FLAGS,
     ...LLM_FLAGS,
     ...SCOPE_FLAGS,
+    ...IMPORT_FLAGS,
     k: { type: 'string', short: 'k' },
     slot: { type: 'string' },
     pattern: { type: 'boolean' },
@@ -62,11 +65,13 @@ export async function queryCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--slot takes a tactic (rw, simp, exact, apply, rule, using…), got ${JSON.stringify(values.slot)}`);
   }
   const scope = scopeFromFlags(values);
+  const request = importRequest(values); // usage errors before any index is opened or built
   const llm = llmClientFromFlags(values, 30_000, 1);
   const { engine, rerank } = await openTarget('query', values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
     let hits: SearchHit[];
-    const opts = { k, mode, rerank, slot: values.slot, scope, ...(values.pattern ? { pattern: true } : {}) };
+    const imports = importChoice(request, engine);
+    const opts = { k, mode, rerank, slot: values.slot, scope, ...(values.pattern ? { pattern: true } : {}), ...importSearchOptions(imports, engine) };
     try {
       if (llm) {
         const r = await searchWithLlm(engine, llm, text, opts);
@@ -77,6 +82,13 @@ export async function queryCommand(argv: string[]): Promise<number> {
       if (e instanceof PatternError) throw new UsageError(e.message);
       throw e;
     }
+    // what the caller cannot use as it stands says which import it needs
+    const marked = orderByImports(hits, imports?.scope, imports?.policy ?? 'any').map((h, i) => ({
+      ...h,
+      rank: i + 1,
+      ...(imports && !imports.scope.importable(h.module) ? { needsImport: h.module } : {}),
+    }));
+    hits = marked;
     if (values.json) process.stdout.write(JSON.stringify(hits.map((h) => withPath(h, engine.sourcePath(h))), null, 2) + '\n');
     else process.stdout.write(hits.length ? hits.map(formatHit).join('\n') + '\n' : 'no premises found\n');
   } finally {

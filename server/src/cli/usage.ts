@@ -5,7 +5,7 @@ export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <
 commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--follow-links] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
-  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
+  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--imported-modules A,B | --imports-from FILE] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp | --project <dir> [--limit N] [--half dev|test] [--mode M|bm25-plain|all] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl] [--follow-links]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
@@ -92,6 +92,12 @@ Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX
   --deprecated         also deprecated declarations (left out by default; in the query: deprecated:yes)
   --pattern            read the query as a Loogle-style pattern (recognised without it when written as one):
                        Real.sqrt, "sqrt_mul", _ * (_ ^ _), ?a * ?b = ?b * ?a, ⊢ tsum _ = _, combined with commas
+  --imported-modules A,B
+                       what the query's file imports: premises of other modules (outside these
+                       and what they import, by the index's recorded imports) are left out
+  --imports-from FILE  the same, read from a .lean or .thy file's header (its own module counts)
+  --imports P          only (default with either: leave the others out), prefer (rank them
+                       after, each marked "needs import M") or any (rank alike, marked)
 ${ENGINE}
 ${LLM} (default: 30000)
   --json               JSON instead of text
@@ -101,6 +107,7 @@ example:
   premise-lsp query --project ~/my-project 'triangle inequality'
   premise-lsp query --index indexes/sample --pattern 'Real.sqrt ?a * Real.sqrt ?a'
   premise-lsp query --index indexes/sample --in Sample.Lists --kind theorem 'length of an append'
+  premise-lsp query --index idx --imports-from MyProject/Foo.lean 'a ≤ b → b ≤ a → a = b'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
        premise-lsp eval --project <Lake project dir> [--limit N] [--half dev|test] [options]

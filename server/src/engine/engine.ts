@@ -5,6 +5,7 @@
  * optionally reranks, and caches recent query embeddings and results. It does no
  * I/O to editors or provers and never writes to stdout (import-graph.test.ts).
  */
+import type { ModuleImports } from '../../../indexes/src/module-imports.js';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Encoder } from '../../../models/src/encoder.js';
@@ -60,6 +61,8 @@ const MAX_DF_MIN_CORPUS = 10_000;
  */
 export const EXTRA_CACHE_BYTES = 32 * 1024 * 1024;
 
+const NO_IMPORTS: ModuleImports = new Map();
+
 const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
   'lean-state': 'lean',
   'lean-statement': 'lean',
@@ -87,6 +90,8 @@ export interface EngineOptions {
   goalMatch?: boolean;
   /** Each base segment's source roots, in order (an index's manifest `sources`): where `sourcePath` finds its premises' files. */
   sourceRoots?: readonly (readonly string[])[];
+  /** The loaded indexes' modules and what each imports (their `imports.json`; empty for indexes without one). */
+  moduleImports?: ModuleImports;
   /**
    * The segments are a Lake project's automatic index (toolchain, dependencies, workspace):
    * Lean states and statements are fused with the project weights (`StyleWeights.project`), not the learned fusion.
@@ -854,6 +859,10 @@ export class Engine implements PremiseSearch {
 
   indexedNames(): readonly string[] {
     return (this.listing ??= this.base.flatMap((s) => Array.from({ length: s.table.size }, (_, id) => s.table.name(id))));
+  }
+
+  moduleImports(): ModuleImports {
+    return this.opts.moduleImports ?? NO_IMPORTS;
   }
 
   indexedModules(): readonly string[] {

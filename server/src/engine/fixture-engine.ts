@@ -1,12 +1,13 @@
 /**
  * A small in-memory `PremiseSearch` over a JSON list of PremiseRecord-like
  * objects: token overlap weighted by rarity. For tests and demos
- * (`--fake-engine FILE`), not for real retrieval.
+ * (`--fake-engine FILE`: that list, or `{premises: [...], imports: {module: [module]}}`
+ * with the modules' imports), not for real retrieval.
  */
 import { readFileSync } from 'node:fs';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfo } from '../../../indexes/src/premise-info.js';
-import type { PremiseInfo, PremiseSearch, SearchHit, SearchOptions } from './types.js';
+import type { ModuleImports, PremiseInfo, PremiseSearch, SearchHit, SearchOptions } from './types.js';
 
 const WORD = /[\p{L}\p{N}_']+|[^\s\p{L}\p{N}_'(){}\[\],:]/gu;
 
@@ -44,7 +45,10 @@ export class FixtureEngine implements PremiseSearch {
   private readonly base: ReadonlyMap<string, { info: PremiseInfo; toks: Map<string, number> }>;
   private df = new Map<string, number>();
 
-  constructor(records: Array<Partial<PremiseRecord> & { name: string }> = []) {
+  private readonly imports: ModuleImports;
+
+  constructor(records: Array<Partial<PremiseRecord> & { name: string }> = [], imports: ModuleImports = new Map()) {
+    this.imports = imports;
     for (const r of records) this.add(infoOf(r));
     this.base = new Map(this.byName);
     this.recount();
@@ -52,8 +56,14 @@ export class FixtureEngine implements PremiseSearch {
 
   static fromFile(path: string): FixtureEngine {
     const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    if (!Array.isArray(data)) throw new Error(`${path}: expected a JSON list of premise records`);
-    return new FixtureEngine(data.filter((r) => typeof r?.name === 'string'));
+    const obj = data as { premises?: unknown; imports?: unknown } | null;
+    const list = Array.isArray(data) ? data : obj && typeof obj === 'object' && Array.isArray(obj.premises) ? obj.premises : undefined;
+    if (!list) throw new Error(`${path}: expected a JSON list of premise records (or {premises, imports})`);
+    const imports = new Map<string, string[]>();
+    if (obj && typeof obj.imports === 'object' && obj.imports !== null) {
+      for (const [m, l] of Object.entries(obj.imports)) if (Array.isArray(l)) imports.set(m, l.filter((x): x is string => typeof x === 'string'));
+    }
+    return new FixtureEngine(list.filter((r) => typeof r?.name === 'string'), imports);
   }
 
   get size(): number {
@@ -113,6 +123,10 @@ export class FixtureEngine implements PremiseSearch {
 
   indexedNames(): readonly string[] {
     return [...this.byName.keys()];
+  }
+
+  moduleImports(): ModuleImports {
+    return this.imports;
   }
 
   indexedModules(): readonly string[] {

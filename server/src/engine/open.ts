@@ -14,6 +14,7 @@ import { openIndexEncoder } from './encoder-choice.js';
 import { chooseTextTower } from './text-tower-choice.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { readExternalRefs } from '../../../indexes/src/external-refs.js';
+import { mergeModuleImports, readModuleImports } from '../../../indexes/src/module-imports.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { Segment } from './segment.js';
 import { loadCrossEncoder } from '../../../models/src/cross-encoder.js';
@@ -36,7 +37,7 @@ export { slotChoices, slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 export { PatternError } from './pattern.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
 
-export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'sourceRoots'> {
+export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'sourceRoots' | 'moduleImports'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
@@ -150,6 +151,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     rerankByDefault: byDefault,
     vocabulary,
     sourceRoots: all.map((parts, i) => opts.sourceRoots?.[dirs[i]!] ?? manifestSources(parts.manifest.sources)),
+    moduleImports: mergeModuleImports(dirs.map(readModuleImports)),
   });
   return Object.assign(engine, { rerankByDefault: byDefault });
 }

@@ -6,8 +6,9 @@
  */
 import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
+import type { ModuleImports } from '../../../indexes/src/module-imports.js';
 
-export type { PremiseInfo };
+export type { PremiseInfo, ModuleImports };
 
 /** `sine` and `mepo` are the SInE and MePo baselines over the index's symbols (README, "Baselines"). */
 export type Mode = 'bm25' | 'dense' | 'hybrid' | 'sine' | 'mepo';
@@ -177,6 +178,13 @@ export interface PremiseSearch {
   indexedNames(): readonly string[];
   /** Modules of the loaded index, sorted (read from disk on the first call). */
   indexedModules(): readonly string[];
+  /**
+   * Each module of the loaded indexes and the modules it imports (their
+   * `imports.json`); a module it does not list (an index built before imports
+   * were recorded, an unindexed file) is unknown, and its premises count as
+   * importable (`importScope` in indexes/src/module-imports.ts).
+   */
+  moduleImports(): ModuleImports;
   /** Incremental updates (workspace overlay): add or replace records by name. */
   upsert(records: PremiseRecord[]): Promise<void>;
   remove(names: string[]): void;

@@ -11,7 +11,12 @@
  *                   imported_modules?, imported_all_modules?, slot?|tactic?, llm?,
  *                   in?: [module prefix], ns?: [namespace], kinds?: [kind], deprecated?, pattern?} → [{name, score}]
  * `local_premises` (when given) limits the answer to those indexed premises plus
- * the new ones; `slot` (or `tactic`, premise-lsp's own addition) names the tactic
+ * the new ones; `imported_modules` (names or positions in /indexed-modules; when
+ * a non-empty list, and `imported_all_modules` is not true) to premises of those
+ * modules and of what they import, through the index's recorded module imports
+ * (a premise of a module the index has no imports for, as in an index built
+ * before they were recorded, is kept; so are the new ones); with both, a premise
+ * either allows is kept (two scopes, as LeanHammer's server reads them); `slot` (or `tactic`, premise-lsp's own addition) names the tactic
  * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); `in`, `ns`, `kinds`
  * and `deprecated` restrict the answer (scope filters, also as `in:`… terms in
  * `state`), `pattern: true` reads `state` as a Loogle-style pattern (recognised
@@ -30,6 +35,7 @@ import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { PatternError, slotChoices, slotOf, withNotation } from '../engine/open.js';
 import type { Mode, PremiseSearch, ScopeFilter } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
+import { importableNames, importScope } from '../../../indexes/src/module-imports.js';
 import type { LlmClient } from '../llm/client.js';
 import { searchWithLlm } from '../llm/search.js';
 
@@ -121,6 +127,10 @@ const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every((
 const SET_SLICE = 64 * 1024;
 const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
   Array.isArray(v) && v.every((x) => x && typeof x === 'object' && typeof x.name === 'string' && x.name && typeof x.decl === 'string');
+/** Most entries of `imported_modules` (Mathlib has about 8,000 modules). */
+const MAX_MODULES = 100_000;
+const isModuleList = (v: unknown): v is (string | number)[] =>
+  Array.isArray(v) && v.length <= MAX_MODULES && v.every((x) => typeof x === 'string' || (Number.isInteger(x) && x >= 0));
 const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_K;
 
 export class LeanHammerApi {
@@ -203,7 +213,17 @@ export class LeanHammerApi {
     const slot = field(b, slotKey, isTactic, 'a tactic name such as "rw"');
     // the list the CLI's --slot checks against (engine/slot.ts): an unknown tactic would rank as if none were given
     if (slot !== undefined && !slotOf(slot)) throw new BadRequest(`${slotKey} ${JSON.stringify(slot)} is not a tactic with a premise slot; one of: ${slotChoices()}`);
-    const only = local ? await this.allowedSet(local, fresh) : undefined;
+    const importedList = this.moduleNames(field(b, 'imported_modules', isModuleList, `a list of at most ${MAX_MODULES} module names or indices (positions in /indexed-modules)`));
+    const importedAll = field(b, 'imported_all_modules', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? false;
+    // the new premises are the caller's own: never left out
+    const freshNames = new Set(fresh.map((p) => p.name));
+    const byImports =
+      importedList?.length && !importedAll
+        ? importableNames(importScope(this.engine.moduleImports(), importedList), (name) => (freshNames.has(name) ? undefined : this.engine.lookup(name)?.module))
+        : undefined;
+    const byLocal = local ? await this.allowedSet(local, fresh) : undefined;
+    // two scopes, as LeanHammer's own server reads them: what the imported modules declare, and the local premises
+    const only = byLocal && byImports ? { has: (name: string) => byLocal.has(name) || byImports.has(name) } : (byLocal ?? byImports);
     const extra = await this.readRecords(fresh);
     const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
     const scope = scopeOf(b);
@@ -220,6 +240,17 @@ export class LeanHammerApi {
       if (e instanceof PatternError) throw new BadRequest(e.message);
       throw e;
     }
+  }
+
+  /** `imported_modules` as names: an entry may be a name or a position in /indexed-modules (LeanHammer sends either). */
+  private moduleNames(list: (string | number)[] | undefined): string[] | undefined {
+    if (!list) return undefined;
+    const modules = list.some((x) => typeof x === 'number') ? this.engine.indexedModules() : [];
+    return list.map((x) => {
+      if (typeof x === 'string') return x;
+      if (x >= modules.length) throw new BadRequest(`imported_modules has index ${x}, but the index has ${modules.length} modules (/indexed-modules)`);
+      return modules[x]!;
+    });
   }
 
   /** The new premises as records, read in slices that give other callers a turn (up to 16 MiB of them). */

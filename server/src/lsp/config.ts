@@ -4,6 +4,9 @@
  * value produces an error message and keeps the previous value.
  */
 import type { Mode } from '../engine/types.js';
+import { IMPORT_POLICIES, type ImportPolicy } from '../../../indexes/src/module-imports.js';
+
+export type { ImportPolicy };
 
 export interface PremiseConfig {
   index?: string;
@@ -26,7 +29,14 @@ export interface PremiseConfig {
    * waits on it): an OpenAI-compatible endpoint, its model, and the deadline.
    */
   llm: { url?: string; model?: string; timeoutMs: number };
+  /**
+   * Premises of modules outside the file's import closure: `prefer` ranks them
+   * after the others, `only` leaves them out, `any` ranks them alike. Picking
+   * one adds its import in every case.
+   */
+  imports: ImportPolicy;
 }
+
 
 export const SECTION = 'premise-lsp';
 
@@ -41,6 +51,7 @@ export function defaultConfig(): PremiseConfig {
     liveIndex: true,
     autoIndex: true,
     llm: { timeoutMs: 8000 },
+    imports: 'prefer',
   };
 }
 
@@ -82,6 +93,7 @@ const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): vo
   autoIndex: { check: bool, set: (c, v) => (c.autoIndex = v as boolean) },
   'llm.url': { check: httpUrl, set: (c, v) => (c.llm = { ...c.llm, url: (v as string) || undefined }) },
   'llm.model': { check: str, set: (c, v) => (c.llm = { ...c.llm, model: v as string }) },
+  imports: { check: oneOf([...IMPORT_POLICIES]), set: (c, v) => (c.imports = v as ImportPolicy) },
   'llm.timeoutMs': { check: int(100, 120_000), set: (c, v) => (c.llm = { ...c.llm, timeoutMs: v as number }) },
 };
 

@@ -9,6 +9,7 @@ import { codePointBoundary, cursorContext } from '../text/context.js';
 import { TAG } from './completion.js';
 import { langFor } from './context.js';
 import type { FeatureContext } from './context.js';
+import { fileImports, importOptions, rankByImports, type FileImports } from './imports.js';
 import { inScope, queryAt } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
@@ -37,9 +38,12 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const text = doc.getText();
   const offset = doc.offsetAt(pos);
   const { slot, prefixStart, prefix } = cursorContext(text, offset, ctx.flavor());
-  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), slot: slot?.tactic, pattern: false, ...inScope(query) });
+  const fi = fileImports(ctx, doc.uri);
+  const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), slot: slot?.tactic, pattern: false, ...inScope(query), ...importOptions(engine, fi) });
   const goalText = query.source === 'goal' ? query.text : undefined;
-  return hits.slice(0, max).map((h) => insertAction(ctx, doc.uri, doc.version, text, offset, prefixStart, prefix, slot, h, goalText));
+  return rankByImports(hits, fi)
+    .slice(0, max)
+    .map((h) => insertAction(ctx, doc.uri, doc.version, text, offset, prefixStart, prefix, slot, h, goalText, fi));
 }
 
 function insertAction(
@@ -53,6 +57,7 @@ function insertAction(
   slot: ReturnType<typeof cursorContext>['slot'],
   hit: SearchHit,
   goalText: string | undefined,
+  fi: FileImports | undefined,
 ): CodeAction {
   const ins = ctx.flavor() === 'isabelle' ? isabelleInsertion(hit, slot) : leanInsertion(hit, slot, goalText);
   // Inside a slot, a half-typed name is replaced by the premise name.
@@ -64,11 +69,13 @@ function insertAction(
   const newText = separatorBefore(text.slice(0, from), slot) + ins.text + close;
   const doc = ctx.docs.get(uri)!;
   const range = { start: doc.positionAt(from), end: doc.positionAt(offset) };
+  const needs = fi?.needs(hit);
+  const importEdit = needs ? fi!.edit(needs, from) : undefined;
   return {
-    title: `Insert premise: ${ins.text}`,
+    title: `Insert premise: ${ins.text}${needs ? ` (adds import ${needs})` : ''}`,
     kind: CODE_ACTION_KIND,
-    edit: { documentChanges: [{ textDocument: { uri, version }, edits: [{ range, newText }] }] },
-    data: { [TAG]: { name: hit.name, form: ins.form, rank: hit.rank } },
+    edit: { documentChanges: [{ textDocument: { uri, version }, edits: [...(importEdit ? [importEdit] : []), { range, newText }] }] },
+    data: { [TAG]: { name: hit.name, form: ins.form, rank: hit.rank, ...(needs ? { needs } : {}) } },
   };
 }
 

@@ -13,6 +13,7 @@ import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { llmClientFor } from './llm.js';
 import { searchWithLlm } from '../../llm/search.js';
+import { fileImports, importOptions, rankByImports } from './imports.js';
 import { inScope, queryAt, type Query } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
 
@@ -100,7 +101,18 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
-  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
+  // with the document known, its imports say what it can use (ranked by the `imports` setting)
+  const searched = a.uri ? ctx.docs.get(a.uri) : undefined;
+  const fi = searched ? fileImports(ctx, a.uri) : undefined;
+  // an import edit must come before the place the picked name goes
+  const before = searched && a.position ? searched.offsetAt(a.position) : undefined;
+  const importOf = (h: SearchHit) => {
+    const module = fi?.needs(h);
+    if (!module) return {};
+    const edit = fi!.edit(module, before);
+    return { needsImport: module, ...(edit ? { importEdit: edit } : {}) };
+  };
+  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
   const llm = llmClientFor(cfg.llm);
   let found: { hits: SearchHit[]; augmentation?: unknown };
   try {
@@ -111,14 +123,15 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
     if (e instanceof PatternError) throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${e.message}`);
     throw e;
   }
-  const { hits, augmentation } = found;
+  const { augmentation } = found;
+  const hits = rankByImports(found.hits, fi);
   return {
     query: query.text,
     ...(augmentation ? { llm: augmentation } : {}),
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,
-    results: hits.map((h) => ({
+    results: hits.map((h, i) => ({
       name: h.name,
-      rank: h.rank,
+      rank: i + 1,
       score: h.score,
       kind: h.kind,
       statement: h.statement,
@@ -128,6 +141,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
       range: h.range,
       location: location(h),
       ...uriOf(ctx, engine, h),
+      ...importOf(h),
     })),
   };
 }
@@ -144,15 +158,21 @@ export async function insertCommand(ctx: FeatureContext, editor: EditorChannel, 
   const offset = codePointBoundary(text, doc.offsetAt({ line: pos.line, character: pos.character }));
   const { slot } = cursorContext(text, offset, ctx.flavor());
   let insertion: string;
+  // the premise picked (by name; a `text` insertion names one too when it is given)
+  const info = typeof first!.name === 'string' ? (await ctx.engines.get())?.lookup(first!.name) : undefined;
   if (typeof first!.text === 'string') insertion = first!.text;
   else if (typeof first!.name === 'string') {
-    const info = (await ctx.engines.get())?.lookup(first!.name);
     if (!info) insertion = first!.name;
     else insertion = ctx.flavor() === 'isabelle' ? isabelleInsertion(info, slot).text : leanInsertion(info, slot, undefined).text;
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.insert needs a name or a text');
   const newText = separatorBefore(text.slice(0, offset), slot) + insertion;
   const at = doc.positionAt(offset);
-  const edit = { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [{ range: { start: at, end: at }, newText }] }] };
+  // a premise of a module the document does not import brings its import along, in the same edit
+  const fi = info ? fileImports(ctx, doc.uri) : undefined;
+  const needs = info && fi?.needs(info);
+  const importEdit = needs ? fi!.edit(needs, offset) : undefined;
+  const edits = [...(importEdit ? [importEdit] : []), { range: { start: at, end: at }, newText }];
+  const edit = { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits }] };
   const r = await editor.request<{ applied?: boolean; failureReason?: string }>('workspace/applyEdit', { label: `Insert ${insertion}`, edit });
-  return { applied: Boolean(r?.applied), text: newText, failureReason: r?.failureReason };
+  return { applied: Boolean(r?.applied), text: newText, failureReason: r?.failureReason, ...(importEdit ? { import: needs } : {}) };
 }

@@ -2,19 +2,26 @@
  * Premise completions: ranked premises for the goal at the cursor, merged into
  * the upstream's completion reply (array or CompletionList), tagged so that
  * `completionItem/resolve` for them is answered here and never forwarded.
+ *
+ * Each item is shaped for completion engines that show what the server sends
+ * (blink.cmp, nvim-cmp, VS Code) with no plugin: a `kind` by declaration kind
+ * (`completionKind`), a short `detail` (the module, or "needs import M"),
+ * `labelDetails.description` the module, and markdown `documentation` with the
+ * statement in a code block, the docstring and the module; a premise from a
+ * module the file does not import carries the import as `additionalTextEdits`.
  */
-import type { CompletionItem, CompletionList, Range } from 'vscode-languageserver';
+import type { CompletionItem, CompletionList, Range, TextEdit } from 'vscode-languageserver';
 import type { DeclKind } from '../../../../indexes/src/extract/record.js';
 import type { PremiseInfo, SearchHit } from '../../engine/types.js';
 import { codePointBoundary, cursorContext, type Slot } from '../text/context.js';
 import { langFor, type FeatureContext } from './context.js';
 import { premiseMarkdown, shortName } from './present.js';
+import { fileImports, importOptions, rankByImports, type FileImports } from './imports.js';
 import { inScope, queryAt } from './query.js';
 
 export const TAG = 'premise-lsp';
 /** The proof state must come quickly for completion; after this we fall back. */
 export const COMPLETION_GOAL_BUDGET_MS = 1500;
-const MAX_DETAIL = 300;
 
 export interface CompletionParamsLike {
   textDocument?: { uri?: unknown };
@@ -52,7 +59,8 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const cfg = ctx.config();
   const lang = langFor(ctx, doc.uri);
   const query = await queryAt(ctx, doc.uri, position, Math.min(cfg.goalTimeoutMs, COMPLETION_GOAL_BUDGET_MS));
-  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...inScope(query) };
+  const fi = fileImports(ctx, doc.uri);
+  const opts = { k: cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang, ...inScope(query), ...importOptions(engine, fi) };
   const [byGoal, byPrefix] = await Promise.all([
     // the slot's tactic ranks the goal's premises (`rw [` wants equations whose left side is in the goal)
     // a goal or a typed prefix, never a pattern
@@ -67,11 +75,18 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
     hits.push(h);
   }
   const range = { start: doc.positionAt(prefixStart), end: offset === at ? position : doc.positionAt(offset) };
-  const items = hits.map((h, i) => premiseItem(h, i + 1, range));
+  const items = rankByImports(hits, fi).map((h, i) => premiseItem(h, i + 1, range, importFor(fi, h, prefixStart)));
   return { items, prefix, slot };
 }
 
-function kindOf(kind: DeclKind): number {
+/**
+ * The CompletionItemKind of a declaration kind. Theorems and lemmas are used by
+ * name as proofs, never called, so they are Constants (as are axioms); what
+ * takes arguments to compute is a Function; types are Struct (structures,
+ * inductives) or Class (type classes); constructors Constructor, fields Field,
+ * instances Value.
+ */
+export function completionKind(kind: DeclKind): NonNullable<CompletionItem['kind']> {
   switch (kind) {
     case 'def':
     case 'abbrev':
@@ -80,17 +95,18 @@ function kindOf(kind: DeclKind): number {
     case 'opaque':
       return 3; // Function
     case 'structure':
-    case 'class':
     case 'inductive':
       return 22; // Struct
+    case 'class':
+      return 7; // Class
     case 'constructor':
-      return 20; // EnumMember
+      return 4; // Constructor
     case 'field':
       return 5; // Field
     case 'instance':
       return 12; // Value
     default:
-      return 21; // Constant: theorems, lemmas, facts
+      return 21; // Constant: theorems, lemmas, corollaries, propositions, axioms
   }
 }
 
@@ -98,17 +114,30 @@ function pad(n: number): string {
   return String(n).padStart(4, '0');
 }
 
-export function premiseItem(h: PremiseInfo & { rank?: number }, rank: number, range: Range): CompletionItem {
+/** The import a premise needs, with its edit when that goes before the completion's own text; none when it needs none. */
+function importFor(fi: FileImports | undefined, h: PremiseInfo, before: number): { module: string; edit?: TextEdit } | undefined {
+  const module = fi?.needs(h);
+  return module ? { module, edit: fi!.edit(module, before) } : undefined;
+}
+
+/** The documentation of a premise item: statement, docstring, module, and the import it needs. */
+function itemDocs(h: PremiseInfo, needs: string | undefined): { kind: 'markdown'; value: string } {
+  const note = needs ? `\n\nNeeds \`import ${needs}\` (added when picked).` : '';
+  return { kind: 'markdown', value: premiseMarkdown(h) + note };
+}
+
+export function premiseItem(h: PremiseInfo & { rank?: number }, rank: number, range: Range, needs?: { module: string; edit?: TextEdit }): CompletionItem {
   return {
     label: h.name,
-    kind: kindOf(h.kind) as CompletionItem['kind'],
-    detail: h.statement.length > MAX_DETAIL ? h.statement.slice(0, MAX_DETAIL) + '…' : h.statement,
-    documentation: { kind: 'markdown', value: premiseMarkdown(h, { statement: false }) },
-    labelDetails: { description: `premise #${rank}` },
+    kind: completionKind(h.kind),
+    detail: needs ? `needs import ${needs.module}` : h.module,
+    documentation: itemDocs(h, needs?.module),
+    labelDetails: { description: h.module },
     sortText: 'b' + pad(rank),
     filterText: h.name,
     textEdit: { range, newText: h.name },
-    data: { [TAG]: h.name, rank },
+    ...(needs?.edit ? { additionalTextEdits: [needs.edit] } : {}),
+    data: { [TAG]: h.name, rank, ...(needs ? { needs: needs.module } : {}) },
   };
 }
 
@@ -151,5 +180,6 @@ export function resolveItem(ctx: FeatureContext, item: CompletionItem & { data: 
   const name = item.data[TAG] as string;
   const info = ctx.engines.now()?.lookup(name);
   if (!info) return item;
-  return { ...item, detail: info.statement.slice(0, MAX_DETAIL * 4), documentation: { kind: 'markdown', value: premiseMarkdown(info) } };
+  const needs = typeof item.data.needs === 'string' ? item.data.needs : undefined;
+  return { ...item, documentation: itemDocs(info, needs) };
 }
