@@ -22,13 +22,17 @@
 //   sorry                                (a warning diagnostic "declaration uses 'sorry'" on that line)
 //   -- refresh                           (send workspace/semanticTokens/refresh after elaboration)
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
-// Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION.
+// `$/lean/rpc/connect` answers `{sessionId}` (a fresh id per call; nothing else of RPC is reproduced).
+// Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
+// FAKE_SHOW_MESSAGE (after `initialized`, one `window/showMessage` of type Error with this text, as
+// premise-lsp sends for a missing index: the editor clients' tests check that the user sees it).
 import { existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
 
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)
 let hung = false;
+let rpcSessions = 0;
 let shutDown = false;
 let serverReqId = 0;
 const DECL = /^\S/;
@@ -152,6 +156,7 @@ listen((msg) => {
       }
       return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.3.0' } }));
     case 'initialized':
+      if (process.env.FAKE_SHOW_MESSAGE) notify('window/showMessage', { type: 1, message: process.env.FAKE_SHOW_MESSAGE });
       // FAKE_BAD_REGISTRATION: also a registration whose `registrations` is not a list (garbage)
       if (process.env.FAKE_BAD_REGISTRATION) request('bad_registration', 'client/registerCapability', { registrations: 'lean_watcher' });
       return request('register_lean_watcher', 'client/registerCapability', {
@@ -262,6 +267,8 @@ listen((msg) => {
       const value = '```lean\n' + w.word + ' : Prop\n```' + (w.word.includes('.') ? '\n***\n*import Init.Prelude*' : '');
       return reply(id, { range: { start: pos(params.position.line, w.start), end: pos(params.position.line, w.end) }, contents: { value, kind: 'markdown' } });
     }
+    case '$/lean/rpc/connect':
+      return reply(id, { sessionId: String(++rpcSessions) });
     case 'textDocument/definition':
       return reply(id, null);
     case 'textDocument/documentSymbol':
