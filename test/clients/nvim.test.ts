@@ -5,11 +5,14 @@
  * :PremiseInsert, :PremiseSearch and :PremiseSearch! and writes what the editor
  * did to a JSON file read here.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
+import { lakeFixture } from '../unit/lake-project.js';
+import { globalInstall } from './snippets.js';
 import { fixtureCopy, ROOT, run, SERVE, serverCommand, skipReason, type Run } from './util.js';
 
 const skip = skipReason('nvim');
@@ -233,5 +236,73 @@ describe.skipIf(skip !== undefined)('neovim client: never loses or misplaces the
     expect(s.insert_messages.map((m: any) => m.msg)).toEqual(["premise-lsp: not inserted: the buffer is not 'modifiable'"]);
     expect(texts(s)).toEqual(["premise-lsp: not inserted: the buffer is not 'modifiable'"]);
     expect(s.lines).toEqual(original);
+  });
+});
+
+describe.skipIf(skip !== undefined)('neovim client: :checkhealth premise-lsp', () => {
+  let out: any;
+  let install: ReturnType<typeof globalInstall>;
+  let project: string;
+  const version = spawnSync(process.execPath, [SERVE, '--version'], { encoding: 'utf8' });
+
+  beforeAll(async () => {
+    const f = lakeFixture();
+    project = f.root;
+    install = globalInstall();
+    ({ out } = await nvimScript('checkhealth.lua', f.wsFile, join(install.prefix, 'out.json'), install.env));
+  }, 60_000);
+
+  afterAll(() => {
+    if (project) rmSync(dirname(project), { recursive: true, force: true });
+    if (install) rmSync(install.prefix, { recursive: true, force: true });
+  });
+
+  const text = (name: string) => (out.reports[name] as string[]).join('\n');
+
+  it('as the README sets it up: command found, version, the server starts, no index setting (automatic index), lake on PATH', () => {
+    const r = text('ok');
+    expect(r).toMatch(/OK:? command: premise-lsp serve --stdio \(/);
+    // --version: OK with its output where this premise-lsp has it, else a warning (not an error)
+    if (version.status === 0) expect(r).toContain(`OK: version: ${version.stdout.trim().split('\n')[0]}`);
+    else expect(r).toMatch(/WARNING:? `premise-lsp --version` failed/);
+    expect(r).toMatch(/OK:? the server starts and answers initialize \(premise-lsp/);
+    expect(r).toContain('no `index` setting: the server indexes the project by itself');
+    expect(r).toMatch(/premise-lsp doctor|has no `doctor` command/);
+    expect(r).toMatch(/OK:? lean: lake \(/);
+    expect(r).not.toMatch(/ERROR/);
+  });
+
+  it('a command that is not installed: an error naming it, with how to install', () => {
+    const r = text('missing');
+    expect(r).toMatch(/ERROR:? 'premise-lsp-not-installed-here' is not installed or not on PATH/);
+    expect(r).toContain('npm install -g premise-lsp-<version>.tgz');
+  });
+
+  it('an index setting that does not exist: an error with the command that builds it, and that dropping it enables the automatic index', () => {
+    const r = text('bad_index');
+    expect(r).toMatch(/ERROR:? index \(setting `index`\) \/nonexistent\/premise-lsp-index has no manifest.json/);
+    expect(r).toContain('premise-lsp index <sources> --out /nonexistent/premise-lsp-index');
+    expect(r).toContain('automatic index');
+  });
+});
+
+describe.skipIf(skip !== undefined)("neovim client: the server's window/showMessage is visible in :messages", () => {
+  let out: any;
+  let file: string;
+  // a missing index: premise-lsp sends this (with the fix) as window/showMessage; the fake Lean stands in for it here
+  const message = 'premise-lsp: no index at /nonexistent/idx: build it with premise-lsp index --out /nonexistent/idx <sources>';
+
+  beforeAll(async () => {
+    file = fixtureCopy('Complete.lean');
+    const cmd = [process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')];
+    ({ out } = await nvimScript('message.lua', file, join(dirname(file), 'nvim-out.json'), { PREMISE_LSP_CMD: JSON.stringify(cmd), FAKE_SHOW_MESSAGE: message, PREMISE_LSP_MESSAGE: message }));
+  }, 30_000);
+
+  afterAll(() => {
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  });
+
+  it('shows the message once, as the user sees it', () => {
+    expect(out.messages.split(message).length - 1).toBe(1);
   });
 });
