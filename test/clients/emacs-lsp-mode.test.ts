@@ -89,6 +89,10 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(out.isabelle_completion).toContain('Nat.add_0_right');
   });
 
+  it('the add-on in plain .lean/.thy buffers: lsp-mode knows their language ids, *Warnings* stays empty', () => {
+    expect(out.add_on_warnings, log()).toBe('');
+  });
+
   it("C-u premise-lsp-search visits the picked premise's source at its declaration; without a uri it says so", () => {
     expect(out.visit_file && realpathSync(out.visit_file), log()).toBe(realpathSync(join(SAMPLE, 'lean/Sample/Order.lean')));
     expect(out.visit_line).toBe('/-- The triangle inequality for absolute values of integers. -/');

@@ -336,5 +336,27 @@
     (premise-lsp-lsp-proxy-mode -1)
     (remhash 'lsp-isar lsp-clients)))
 
+;;;; lsp-mode's language ids: no *Warnings* in the buffers premise-lsp attaches to
+
+(ert-deftest premise-lsp-lsp-test-no-language-id-warnings ()
+  "The add-on in `premise-lsp-plain-mode' buffers (.lean and .thy files without a prover mode):
+lsp-mode knows their language ids, so *Warnings* stays empty."
+  (unwind-protect
+      (progn
+        (premise-lsp-lsp-add-on-mode 1)
+        (add-hook 'premise-lsp-plain-mode-hook #'lsp)
+        (when (get-buffer "*Warnings*") (kill-buffer "*Warnings*"))
+        (premise-lsp-test--with-buffer ("Complete.lean" premise-lsp-plain-mode ("premise-lsp"))
+          (should (equal (lsp-buffer-language) "lean4"))
+          (premise-lsp-test--goto "rw [" t)
+          (should (member "Nat.add_comm" (premise-lsp-test--completions))))
+        (premise-lsp-test--with-buffer ("Demo.thy" premise-lsp-plain-mode ("premise-lsp"))
+          (should (equal (lsp-buffer-language) "isabelle")))
+        (let ((warnings (if (get-buffer "*Warnings*") (with-current-buffer "*Warnings*" (buffer-string)) "")))
+          (premise-lsp-test--observe "add_on_warnings" warnings)
+          (should (equal warnings ""))))
+    (remove-hook 'premise-lsp-plain-mode-hook #'lsp)
+    (premise-lsp-lsp-add-on-mode -1)))
+
 (provide 'premise-lsp-lsp-test)
 ;;; premise-lsp-lsp-test.el ends here
