@@ -336,6 +336,54 @@
     (premise-lsp-lsp-proxy-mode -1)
     (remhash 'lsp-isar lsp-clients)))
 
+;;;; docs/editors.md's lsp-mode snippet, verbatim, on a global install and the automatic index
+
+(ert-deftest premise-lsp-lsp-test-snippet ()
+  "The lsp-mode setup of docs/editors.md: premise-lsp wraps lean4-mode's client; the project is indexed by itself."
+  (let ((snippet (premise-lsp-test--snippet "emacs-lsp-mode"))
+        (file premise-lsp-test--project-file)
+        (buf nil))
+    (skip-unless (and snippet file premise-lsp-test--fake-lean))
+    (let ((root (directory-file-name (locate-dominating-file file "lakefile.lean")))
+          (premise-lsp-command '("premise-lsp" "serve" "--stdio"))
+          (premise-lsp-index nil)
+          (premise-lsp-settings nil))
+      (unwind-protect
+          (progn
+            (premise-lsp-test--eval-snippet snippet)
+            (lsp-workspace-folders-add root) ; lsp-mode's "import project root?", answered
+            (setq buf (find-file-noselect file))
+            (with-current-buffer buf
+              (lean4-mode)
+              (premise-lsp-test--wait
+               "premise-lsp in front of lean4-mode's client"
+               (lambda () (and (equal (premise-lsp-test--server-ids) '("premise-lsp+lean4-lsp"))
+                               (cl-every (lambda (w) (eq (lsp--workspace-status w) 'initialized)) (lsp-workspaces)))))
+              (premise-lsp-test--observe "snippet_command"
+                                         (vconcat (process-command (lsp--workspace-proc (car (lsp-workspaces))))))
+              (premise-lsp-test--observe "snippet_names"
+                                         (vconcat (premise-lsp-test--wait-for-premise "quux wibble commute" "Proj.quux_wibble")))))
+        (when (buffer-live-p buf)
+          (with-current-buffer buf
+            (dolist (w (lsp-workspaces)) (ignore-errors (lsp-workspace-shutdown w))))
+          (kill-buffer buf))
+        (lsp-workspace-folders-remove root)
+        (premise-lsp-lsp-proxy-mode -1)))))
+
+;;;; The server's messages
+
+(ert-deftest premise-lsp-lsp-test-show-message ()
+  "A window/showMessage from behind premise-lsp (proxy) reaches the echo area and *Messages*."
+  (let ((alert "premise-lsp: no index at /nonexistent/idx: build it with premise-lsp index --out /nonexistent/idx <sources>"))
+    (unwind-protect
+        (let ((process-environment (cons (concat "FAKE_SHOW_MESSAGE=" alert) process-environment)))
+          (premise-lsp-lsp-proxy-mode 1)
+          (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("premise-lsp+lean4-lsp"))
+            (premise-lsp-test--wait "the message in *Messages*"
+                                    (lambda () (string-match-p (regexp-quote alert) (premise-lsp-test--messages))))
+            (premise-lsp-test--observe "show_message" (premise-lsp-test--messages))))
+      (premise-lsp-lsp-proxy-mode -1))))
+
 ;;;; lsp-mode's language ids: no *Warnings* in the buffers premise-lsp attaches to
 
 (ert-deftest premise-lsp-lsp-test-no-language-id-warnings ()
