@@ -99,6 +99,7 @@ export interface BuildOptions {
   sources: string[];
   out: string;
   encoder?: Encoder;
+  /** Recorded in the manifest as a bring-your-own encoder's location; leave it out for a shipped encoder (found by id). */
   encoderDir?: string;
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
@@ -131,6 +132,9 @@ export interface BuildSummary {
   seconds: number;
 }
 
+/** What the manifest says of the encoder: its content id and dimension, and where a bring-your-own one was. */
+const encoderRef = (encoder: Encoder, dir: string | undefined): EncoderRef => ({ ...(dir ? { dir } : {}), id: encoder.id, dim: encoder.dim });
+
 /** `PREMISE_LSP_MEMTRACE=1`: heap and resident memory after each build step, on stderr. */
 const memtrace = (step: string) => {
   if (!process.env.PREMISE_LSP_MEMTRACE) return;
@@ -156,6 +160,11 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   } finally {
     against.close();
   }
+  // an index of nothing is a mistake (a wrong path), not a result
+  if (!corpus.files) {
+    const skipped = corpus.skippedFiles ? ` (${corpus.skippedFiles} skipped: binary, over 4 MiB or not regular files)` : '';
+    throw new Error(`no .lean or .thy files in ${opts.sources.join(', ')}${skipped}: nothing to index, no index written`);
+  }
   memtrace('extracted');
   prof.lap('extract+resolve');
   await opts.enrich?.(corpus.records, corpus.own);
@@ -176,7 +185,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   let dense: { vectors: Float32Array; dim: number; encoder: EncoderRef } | undefined;
   if (opts.encoder && n) {
     const vectors = await embedPremises(infos, opts.encoder, opts.onProgress);
-    dense = { vectors, dim: opts.encoder.dim, encoder: { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim: opts.encoder.dim } };
+    dense = { vectors, dim: opts.encoder.dim, encoder: encoderRef(opts.encoder, opts.encoderDir) };
   }
   infos.length = 0;
   memtrace('premises');
@@ -276,7 +285,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
   if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
-  const encoder = { dir: opts.encoderDir ?? '', id: opts.encoder.id, dim };
+  const encoder = encoderRef(opts.encoder, opts.encoderDir);
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
     : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });

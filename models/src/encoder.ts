@@ -3,13 +3,16 @@
  *
  * Uses the graph's `sentence_embedding` output when it has one ([B, D]); otherwise pools
  * `last_hidden_state` ([B, T, D]) by masked mean or CLS. Vectors are L2-normalised.
+ * A directory whose config.json names the project's bag-of-tokens architecture runs
+ * without onnxruntime (`bag-session.ts`); any other model loads onnxruntime-node on demand.
  */
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SerialQueue, runSortedBatches } from './batching.js';
 import { InferenceError, ModelError, ModelFormatError } from './errors.js';
 import { modelId } from './fingerprint.js';
-import { assertDir, readSettings, resolveModelFile, type ModelSettings, type Pooling } from './model-dir.js';
+import { BAG_MODEL_TYPE, loadBagSession } from './bag-session.js';
+import { assertDir, readConfig, readSettings, resolveModelFile, type ModelSettings, type Pooling } from './model-dir.js';
 import { createSession, type ModelSession, type SessionOptions } from './onnx-session.js';
 import { clsPool, l2Normalize, meanPool, rows } from './pooling.js';
 import { loadTokenizer, type TextTokenizer, type EncodedText } from './tokenizer.js';
@@ -178,7 +181,9 @@ export async function loadOnnxEncoder(dir: string, opts: EncoderOptions = {}): P
   const modelFile = await resolveModelFile(dir, opts.modelFile ?? settings.model_file);
   const tokenizer = await loadTokenizer(dir, { maxLength: opts.maxLength ?? settings.max_length });
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
-  const session = await createSession(modelFile, opts);
+  // the project's bag-of-tokens encoder runs in plain TypeScript; any other graph in onnxruntime
+  const plain = (await readConfig(dir)).model_type === BAG_MODEL_TYPE;
+  const session = plain ? loadBagSession(modelFile) : await createSession(modelFile, opts);
   try {
     const output = chooseOutput(session.outputNames, settings.output, modelFile);
     const shape = session.outputShape(output);

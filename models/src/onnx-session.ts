@@ -1,7 +1,8 @@
 /** Creating an onnxruntime-node session for a model file and feeding it tokenised batches. */
 import { availableParallelism } from 'node:os';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
 import { InferenceError, ModelFormatError, errorMessage } from './errors.js';
+import { loadOrt } from './onnx-runtime.js';
 import type { TokenBatch } from './tokenizer.js';
 
 export interface SessionOptions {
@@ -12,6 +13,13 @@ export interface SessionOptions {
 const TOKEN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'] as const;
 type TokenInput = (typeof TOKEN_INPUTS)[number];
 
+/** An output tensor as the encoders read it (what onnxruntime's Tensor offers). */
+export interface OutputTensor {
+  readonly type: string;
+  readonly data: unknown;
+  readonly dims: readonly number[];
+}
+
 export interface ModelSession {
   readonly file: string;
   readonly inputNames: readonly string[];
@@ -19,7 +27,7 @@ export interface ModelSession {
   /** Declared shape of an output (numbers or symbolic names), if the graph states one. */
   outputShape(name: string): ReadonlyArray<number | string> | undefined;
   /** Run a batch, feeding exactly the token inputs the graph declares. */
-  run(batch: TokenBatch, outputs: string[]): Promise<Record<string, ort.Tensor>>;
+  run(batch: TokenBatch, outputs: string[]): Promise<Record<string, OutputTensor>>;
   release(): Promise<void>;
 }
 
@@ -33,6 +41,7 @@ function tensorMeta(meta: readonly ort.InferenceSession.ValueMetadata[] | undefi
 }
 
 export async function createSession(file: string, opts: SessionOptions = {}): Promise<ModelSession> {
+  const ort = await loadOrt(file);
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(file, {

@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,
   'fusion-data': async () => (await import('./cli/fusion-data-cmd.js')).fusionDataCommand,
   bench: async () => (await import('./cli/bench-cmd.js')).benchCommand,
+  doctor: async () => (await import('./cli/doctor-cmd.js')).doctorCommand,
+  cache: async () => (await import('./cli/cache-cmd.js')).cacheCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -27,6 +29,10 @@ async function main(argv: string[]): Promise<number> {
   if (!cmd) {
     process.stderr.write(USAGE);
     return 2;
+  }
+  if (cmd === '--version' || cmd === '-V') {
+    process.stdout.write(`${(await import('./paths.js')).packageVersion()}\n`);
+    return 0;
   }
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
     const topic = cmd === 'help' ? rest[0] : undefined;
@@ -54,7 +60,9 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof UsageError) {
-      process.stderr.write(`premise-lsp: ${e.message}\n\n${USAGE}`);
+      // the command's own usage, not the list of every command
+      const cmd = process.argv[2];
+      process.stderr.write(`premise-lsp: ${e.message}\n\n${(cmd && COMMANDS[cmd] && COMMAND_USAGE[cmd]) || USAGE}`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`premise-lsp: ${(e as Error)?.message ?? String(e)}\n`);

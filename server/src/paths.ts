@@ -1,9 +1,10 @@
 /** Locations inside the installed package (works from dist/ and from sources under vitest). */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
+let version: string | undefined;
 
 export function packageRoot(): string {
   if (root) return root;
@@ -18,5 +19,27 @@ export function packageRoot(): string {
 }
 
 export const defaultModelDir = () => join(packageRoot(), 'models', 'default');
+/** The encoders this installation ships, wherever it is installed (an index names its encoder by content id). */
+export const shippedEncoderDirs = (): string[] => [defaultModelDir()];
+
+/** Whether `dir` is one of the shipped encoders (the same directory, through any links). */
+export function isShippedEncoderDir(dir: string): boolean {
+  return shippedEncoderDirs().some((d) => realPath(d) === realPath(dir));
+}
+
+/** `path` with its links resolved, or as given (absolute) when it does not exist. */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
 export const defaultTextTowerDir = () => join(packageRoot(), 'models', 'text-tower');
 export const defaultVocabFile = () => join(packageRoot(), 'models', 'vocab', 'en-lean.json');
+
+/** The installed package's version, read from its package.json when first asked. */
+export function packageVersion(): string {
+  version ??= String(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version);
+  return version;
+}

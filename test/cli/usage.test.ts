@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'tower-data', 'fusion-data', 'serve', 'http', 'vocab', 'models', 'bench'];
+const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'tower-data', 'fusion-data', 'serve', 'http', 'vocab', 'models', 'bench', 'doctor', 'cache'];
 
 describe('usage', () => {
   it('premise-lsp --help and -h print every command and exit 0', () => {

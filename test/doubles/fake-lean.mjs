@@ -24,10 +24,17 @@
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
 // `$/lean/rpc/connect` answers `{sessionId}` (a fresh id per call; nothing else of RPC is reproduced).
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
+// FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
+// FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it).
 // FAKE_SHOW_MESSAGE (after `initialized`, one `window/showMessage` of type Error with this text, as
 // premise-lsp sends for a missing index: the editor clients' tests check that the user sees it).
 import { existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
+
+if (process.env.FAKE_DIE_AFTER_FIRST) {
+  if (existsSync(process.env.FAKE_DIE_AFTER_FIRST)) process.exit(6);
+  writeFileSync(process.env.FAKE_DIE_AFTER_FIRST, 'started');
+}
 
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)

@@ -42,7 +42,12 @@ export function listen(handle) {
       handle(msg);
     }
   });
-  process.stdin.on('end', () => process.exit(0));
+  // FAKE_IGNORE_TERM: a hung prover (a stuck `lake serve`, a JVM): stdin EOF and SIGTERM do not stop it, only SIGKILL
+  if (process.env.FAKE_IGNORE_TERM) {
+    process.on('SIGTERM', () => record({ event: 'sigterm ignored' }));
+    setInterval(() => {}, 1 << 30);
+    process.stdin.on('end', () => record({ event: 'stdin closed, ignored' }));
+  } else process.stdin.on('end', () => process.exit(0));
 }
 
 /** Text documents with full and incremental sync (UTF-16 positions, like LSP). */

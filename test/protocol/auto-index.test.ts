@@ -3,7 +3,7 @@
  * project (dependencies and workspace, in child processes, with progress) into
  * the cache, serves both as one engine, and reuses the cache next time.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -158,18 +158,49 @@ describe('automatic index of a Lake project', () => {
     await second.shutdown();
   }, 90_000);
 
+  it('serves the rest when one entry cannot be built, and tells the user once', async () => {
+    const f = lakeFixture();
+    const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
+    const first = start(cache);
+    await initializeOn(first, f.root);
+    await stderrSays(first, 'engine upgraded');
+    await first.shutdown();
+    // where the workspace entry is built (sparse, then with vectors): a stray file in its place makes its build fail
+    const built = [...first.stderr.matchAll(/(?:indexing|adding vectors to) proj workspace → (\S+)/g)].map((m) => m[1]!);
+    expect(built).toHaveLength(2);
+    for (const dir of built) {
+      rmSync(dir, { recursive: true, force: true });
+      writeFileSync(dir, 'in the way');
+    }
+
+    const second = start(cache);
+    const shown = second.notification('window/showMessage');
+    const { loaded } = await initializeOn(second, f.root);
+    expect(loaded.params.value.message).toBe('1 premises'); // the dependencies' (cached)
+    expect((await shown).params.type).toBe(2);
+    expect((await shown).params.message).toMatch(/automatic index of proj workspace failed: could not move the finished index.*serves the rest.*restart the language server/);
+    expect(await searchNames(second, 'zorble frob')).toContain(DEP_THEOREM);
+    expect(await second.shutdown()).toBe(0);
+    expect(second.received.filter((m) => m.method === 'window/showMessage')).toHaveLength(1);
+  });
+
   it('keeps serving (without premises) when the project cannot be indexed', async () => {
     const f = lakeFixture();
     f.write('lake-manifest.json', '{ broken');
     const cache = mkdtempSync(join(tmpdir(), 'premise-lsp-cache-'));
     const e = start(cache);
     const failed = e.notification('$/progress', (p) => p.value.kind === 'end' && String(p.value.message).startsWith('failed'));
+    const shown = e.notification('window/showMessage');
     await e.request('initialize', { processId: null, rootUri: pathToFileURL(f.root).href, capabilities: { window: { workDoneProgress: true } } });
     e.notify('initialized', {});
     expect((await failed).params.value.message).toContain('lake-manifest.json');
+    // shown where the user looks, once, with the fix
+    expect((await shown).params.type).toBe(1);
+    expect((await shown).params.message).toMatch(/automatic index.*lake-manifest\.json.*restart the language server.*premise-lsp index --out/);
     const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ query: 'zorble' }] });
     expect(r.error?.message).toContain('premise index not available');
     expect(await e.shutdown()).toBe(0);
+    expect(e.received.filter((m) => m.method === 'window/showMessage')).toHaveLength(1);
     expect(readdirSync(cache)).toEqual([]);
   });
 });

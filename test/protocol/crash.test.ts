@@ -12,9 +12,9 @@ afterEach(() => {
   for (const e of editors.splice(0)) e.kill();
 });
 
-async function setup(extra: string[] = []) {
+async function setup(extra: string[] = [], env: Record<string, string> = {}) {
   const log = tempFile('lean.jsonl');
-  const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log }, extra });
+  const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_TRANSCRIPT: log, ...env }, extra });
   editors.push(e);
   await e.initialize();
   const f = fixture('Demo.lean');
@@ -70,6 +70,42 @@ describe('upstream failure', () => {
     await ready;
     const goal = await e.request('$/lean/plainGoal', { textDocument: { uri }, position: posOf(f, 'rw [Nat.add_comm]') });
     expect(goal.result.goals).toHaveLength(1);
+  });
+});
+
+describe('a prover given up after a crash loop', () => {
+  it('answers completion, code actions and hover with premises alone, and tells the user once', async () => {
+    // the first prover runs; it crashes, and every restarted one dies at once
+    const { e, uri, text } = await setup([], { FAKE_DIE_AFTER_FIRST: tempFile('started') });
+    const gaveUp = e.notification('window/showMessage', (p) => /giving up after \d+ crashes/.test(p.message));
+    const crash = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'trivial') });
+    expect(crash.error?.code).toBe(-32803);
+    const shown = (await gaveUp).params;
+    expect(shown.type).toBe(1);
+    expect(shown.message).toMatch(/language server log.*Premise features keep working/);
+
+    // invoked completion (not our own trigger character): Lean would have been asked
+    const comp = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'rw [', 4), context: { triggerKind: 1 } });
+    expect(comp.error).toBeUndefined();
+    expect(comp.result.items[0].data['premise-lsp']).toBe('Nat.add_comm');
+    const resolved = await e.request('completionItem/resolve', comp.result.items[0]);
+    expect(resolved.error).toBeUndefined();
+    const at = posOf(text, 'rw [Nat.add_comm]');
+    const actions = await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: at, end: at }, context: { diagnostics: [] } });
+    expect(actions.error).toBeUndefined();
+    expect(actions.result.map((a: { title: string }) => a.title)).toContain('Insert premise: rw [Nat.add_comm]');
+    const hover = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'Nat.add_comm', 5) });
+    expect(hover.error).toBeUndefined();
+    expect(hover.result.contents.value).toContain('Addition of natural numbers is commutative.');
+    // a prover feature fails with the reason, not as a method nobody provides
+    const def = await e.request('textDocument/definition', { textDocument: { uri }, position: at });
+    expect(def.error?.code).toBe(-32803);
+    expect(def.error?.message).toMatch(/not running.*giving up/);
+    const cmd = await e.request('workspace/executeCommand', { command: 'lean4.restartFile', arguments: [] });
+    expect(cmd.error?.code).toBe(-32803);
+    expect(cmd.error?.message).toMatch(/not running.*giving up/);
+    expect(e.received.filter((m) => m.method === 'window/showMessage')).toHaveLength(1);
+    expect(await e.shutdown()).toBe(0);
   });
 });
 
@@ -133,15 +169,17 @@ describe('upstream failure around initialize', () => {
     expect(await e.shutdown()).toBe(0);
   });
 
-  it('falls back to standalone when the prover cannot be started', async () => {
+  it('falls back to standalone when the prover cannot be started, and tells the user once how to fix it', async () => {
     const e = Editor.proxy(['/nonexistent/lean-prover', '--server']);
     editors.push(e);
-    const shown = e.notification('window/showMessage');
+    const shown = e.notification('window/showMessage', () => true, true);
     const init = await e.initialize();
     expect(init.result.serverInfo.name).toBe('premise-lsp');
-    expect((await shown).params.message).toMatch(/could not start.*ENOENT.*Premise features keep working/);
+    expect((await shown).params.type).toBe(1);
+    expect((await shown).params.message).toMatch(/could not start.*ENOENT.*Check that \/nonexistent\/lean-prover is installed and on PATH.*upstreamCommand.*Premise features keep working/);
     const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] });
     expect(r.result.results[0].name).toBe('Nat.add_comm');
     expect(await e.shutdown()).toBe(0);
+    expect(e.received.filter((m) => m.method === 'window/showMessage')).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@
  * insert-premise code actions, hover, and the search/insert commands.
  */
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Editor, FAKE_LEAN, fixture, posOf, readTranscript, tempFile, type Msg } from './harness.js';
 
@@ -230,6 +231,61 @@ describe('live index of edited documents', () => {
     await until(e, 'helper_near', (n) => n.includes('helper_near'));
     const r = await search(e, { uri, position: posOf(text, 'simp'), k: 20 });
     expect(r.result.results[0].name).toBe('helper_near');
+  });
+
+  it("forgets a never-saved buffer's lemmas when it is closed", async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Unsaved.lean'); // no such file on disk
+    e.open(uri, 'namespace Unsaved\n\ntheorem unsaved_mul_six (n : Nat) : n * 6 = 6 * n := by omega\n\nend Unsaved\n');
+    await until(e, 'unsaved_mul_six', (n) => n.includes('Unsaved.unsaved_mul_six'));
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    await until(e, 'unsaved_mul_six', (n) => !n.includes('Unsaved.unsaved_mul_six'));
+  });
+
+  it('gives an indexed premise back as the index has it when an unsaved buffer that redefined it is closed', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Shadow.lean'); // no such file on disk
+    e.open(uri, 'namespace Nat\n\ntheorem add_comm (x y : Nat) : x + y + 0 = y + x := sorry\n\nend Nat\n');
+    const statement = async () => {
+      const hits = (await search(e, { query: 'add comm commutative', k: 20 })).result.results as { name: string; statement: string }[];
+      return hits.find((h) => h.name === 'Nat.add_comm')?.statement;
+    };
+    const until = async (stage: string, want: (s: string | undefined) => boolean) => {
+      for (let i = 0; i < 50; i++) {
+        const st = await statement();
+        if (want(st)) return st;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${stage}: Nat.add_comm is ${await statement()}`);
+    };
+    await until('open', (st) => !!st?.includes('x + y + 0 = y + x'));
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    expect(await until('closed', (st) => st !== undefined && !st.includes('+ 0'))).toBe('theorem Nat.add_comm (n m : Nat) : n + m = m + n');
+  });
+
+  it('forgets what a document declared when it is closed and opened again at once with other text', async () => {
+    const { e } = await start({ liveIndex: true });
+    const uri = fixture('Demo.lean').uri.replace('Demo.lean', 'Reopened.lean'); // no such file on disk
+    const text = 'theorem first_mul_four (n : Nat) : n * 4 = 4 * n := by omega\n';
+    e.open(uri, text);
+    await until(e, 'mul_four', (n) => n.includes('first_mul_four'));
+    // in one go: the close is handled while the document is open again
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    e.open(uri, text.replace('first_mul_four', 'second_mul_four'), 'lean', 2);
+    await until(e, 'mul_four', (n) => n.includes('second_mul_four') && !n.includes('first_mul_four'));
+  });
+
+  it('falls back to what the file on disk declares when its document is closed', async () => {
+    const { e } = await start({ liveIndex: true });
+    const path = tempFile('Saved.lean');
+    const onDisk = 'namespace Saved\n\ntheorem disk_mul_five (n : Nat) : n * 5 = 5 * n := by omega\n\nend Saved\n';
+    writeFileSync(path, onDisk);
+    const uri = pathToFileURL(path).href;
+    // the buffer renamed the lemma and was never saved
+    e.open(uri, onDisk.replace('disk_mul_five', 'buffer_mul_five'));
+    await until(e, 'mul_five', (n) => n.includes('Saved.buffer_mul_five') && !n.includes('Saved.disk_mul_five'));
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    await until(e, 'mul_five', (n) => n.includes('Saved.disk_mul_five') && !n.includes('Saved.buffer_mul_five'));
   });
 
   it('can be turned off', async () => {

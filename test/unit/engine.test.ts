@@ -75,6 +75,21 @@ describe('Engine (sparse)', () => {
     expect(hits.map((h) => h.name)).not.toContain('add_comm');
   });
 
+  it("restores the loaded index's versions of upserted and removed premises (a closed document falls back to disk)", async () => {
+    const e = engine();
+    const before = e.size;
+    const goal = e.lookup('mul_comm')!.goal;
+    await e.upsert([rec('sub_self', ['(a : α)'], 'a - a = 0'), rec('mul_comm', ['(a b : α)'], 'a ⬝ b = b ⬝ a')]);
+    e.remove(['add_comm']);
+    await e.restore(['sub_self', 'mul_comm', 'add_comm', 'never_there']);
+    expect(e.size).toBe(before);
+    expect(e.lookup('sub_self')).toBeUndefined();
+    expect(e.lookup('mul_comm')!.goal).toBe(goal);
+    expect((await e.search('⊢ a + b = b + a', { k: 10 })).map((h) => h.name)).toContain('add_comm');
+    expect((await e.search('⊢ x - x = 0', { k: 10 })).map((h) => h.name)).not.toContain('sub_self');
+    expect((await e.search('⊢ a * b = b * a', { k: 10 })).filter((h) => h.name === 'mul_comm')).toHaveLength(1);
+  });
+
   it('answers a Lean state with Lean premises and an Isabelle goal with Isabelle facts', async () => {
     const isa = { ...rec('Nat_Comm.add_commute', [], 'a + b = b + a'), lang: 'isabelle' as const, kind: 'lemma' as const };
     const e = new Engine([Segment.fromInfos(toInfos([...RECORDS, isa]))]);

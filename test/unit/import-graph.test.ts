@@ -9,8 +9,11 @@
  *   around it, indexes and models nothing of server/, models nothing of indexes;
  * - vscode-languageserver* only in server/src/lsp;
  * - child_process only in server/src/upstream (provers), the indexer launcher
- *   (server/src/indexing/auto-index.ts) and the benchmark;
+ *   (server/src/indexing/auto-index.ts), the benchmark and doctor's probes
+ *   (server/src/cli/doctor-probe.ts);
  * - the engine never writes to stdout (the LSP channel);
+ * - onnxruntime-node (an optional dependency) is loaded only by
+ *   models/src/onnx-runtime.ts; other files import its types only;
  * - ARCHITECTURE.md's code map names every source folder.
  * The rules are pure functions of the graph, so each is also shown to fire on a
  * small made-up graph.
@@ -95,7 +98,7 @@ function circles(g: Graph): string[][] {
 const ENGINE = 'server/src/engine/';
 const ENGINE_SURFACE = new Set([`${ENGINE}types.ts`, `${ENGINE}open.ts`]);
 const isEngine = (f: string) => f.startsWith(ENGINE) || f.startsWith('indexes/') || f.startsWith('models/');
-const SPAWN_ALLOWED = ['server/src/upstream/', 'server/src/indexing/auto-index.ts', 'server/src/bench/'];
+const SPAWN_ALLOWED = ['server/src/upstream/', 'server/src/indexing/auto-index.ts', 'server/src/bench/', 'server/src/cli/doctor-probe.ts'];
 const STDOUT_CONSOLE = new Set(['log', 'info', 'debug', 'dir', 'table']);
 
 /** Uses of `process.stdout` and of the console methods that print to stdout (the LSP channel of `serve`), in code, not comments. */
@@ -112,6 +115,22 @@ function stdoutWrites(file: string, text: string): string[] {
   return hits;
 }
 
+const ORT = 'onnxruntime-node';
+const ORT_LOADER = 'models/src/onnx-runtime.ts';
+
+/** Whether `text` loads onnxruntime-node at run time: an import that is not `import type`, or an `import()`. */
+function loadsOrt(file: string, text: string): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier) && n.moduleSpecifier.text === ORT && !n.importClause?.isTypeOnly) found = true;
+    if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier) && n.moduleSpecifier.text === ORT && !n.isTypeOnly) found = true;
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments.some((a) => ts.isStringLiteral(a) && a.text === ORT)) found = true;
+    ts.forEachChild(n, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest));
+  return found;
+}
+
 /** Every broken boundary, as `file → import: rule`. */
 function violations(g: Graph): string[] {
   const out: string[] = [];
@@ -123,7 +142,8 @@ function violations(g: Graph): string[] {
       if ((file.startsWith('indexes/') || file.startsWith('models/')) && imp.startsWith('server/')) say('indexes/ and models/ never import server/');
       if (file.startsWith('models/') && imp.startsWith('indexes/')) say('models/ never imports indexes/');
       if (/^vscode-languageserver/.test(imp) && !file.startsWith('server/src/lsp/')) say('vscode-languageserver is used only in server/src/lsp');
-      if (/^(node:)?child_process$/.test(imp) && !SPAWN_ALLOWED.some((p) => file.startsWith(p))) say('processes are spawned only by upstream/, the indexer launcher and the benchmark');
+      if (/^(node:)?child_process$/.test(imp) && !SPAWN_ALLOWED.some((p) => file.startsWith(p))) say('processes are spawned only by upstream/, the indexer launcher, the benchmark and doctor\'s probes');
+      if (imp === ORT && file !== ORT_LOADER && loadsOrt(file, m.text)) say(`the optional onnxruntime-node is loaded only by ${ORT_LOADER} (import its types only)`);
     }
     if (isEngine(file)) for (const w of stdoutWrites(file, m.text)) out.push(`${file}: ${w}: the engine never writes to stdout (the LSP channel)`);
   }
@@ -164,6 +184,8 @@ describe('import graph', () => {
         'indexes/src/y.ts': { imports: ['indexes/src/x.ts'], text: '' },
         'models/src/z.ts': { imports: ['indexes/src/x.ts'], text: 'process.stdout.write("x")' },
         'server/src/lsp/log.ts': { imports: [], text: '' },
+        'models/src/ort-user.ts': { imports: ['onnxruntime-node'], text: "import * as ort from 'onnxruntime-node';" },
+        'models/src/ort-types.ts': { imports: ['onnxruntime-node'], text: "import type * as ort from 'onnxruntime-node';" },
       }),
     );
     expect(circles(made)).toEqual([['indexes/src/x.ts', 'indexes/src/y.ts']]);
@@ -177,9 +199,11 @@ describe('import graph', () => {
       'x.ts → server/src/paths.ts: indexes/ and models/ never import server/',
       'z.ts → indexes/src/x.ts: models/ never imports indexes/',
       'z.ts: process.stdout: the engine never writes',
+      'ort-user.ts → onnxruntime-node: the optional onnxruntime-node is loaded only by',
     ]) {
       expect(v).toContain(rule);
     }
     expect(v).not.toContain('x.ts: process.stdout');
+    expect(v).not.toContain('ort-types.ts');
   });
 });

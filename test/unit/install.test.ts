@@ -55,6 +55,34 @@ describe('install as the README says', () => {
     expect(ci).toMatch(/apt-get install .*neovim emacs-nox elpa-eglot elpa-lsp-mode/);
   });
 
+  it('.ci/run installs the packed tarball globally after the Quick start', () => {
+    const lines = read('.ci/run').split('\n').map((l) => l.trim());
+    expect(lines.indexOf('bash .ci/pack-install')).toBeGreaterThan(lines.indexOf('npm test'));
+    const script = read('.ci/pack-install');
+    expect(script).not.toMatch(/\bexport\b/);
+    expect(script).not.toMatch(/ONNXRUNTIME|onnxruntime-node-install/);
+    for (const step of ['npm pack', 'npm install -g', '--version', ' index ', ' query ', "'serve', '--stdio'"]) expect(script).toContain(step);
+  });
+
+  it('npm pack ships a complete package: prepack builds, files lists what the CLI needs, LICENSE is there', () => {
+    const pkg = JSON.parse(read('package.json'));
+    expect(pkg.scripts.prepack).toMatch(/\btsup\b/);
+    for (const f of ['dist/', 'models/default/', 'models/text-tower/', 'models/reranker/', 'models/vocab/', 'clients/', 'docs/', 'deploy/', 'LICENSE', 'README.md']) {
+      expect(pkg.files).toContain(f);
+    }
+    expect(pkg.files.some((f: string) => f.startsWith('models/train'))).toBe(false);
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(read('LICENSE')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+  });
+
+  it('onnxruntime-node is optional: the shipped models do not need it', () => {
+    const pkg = JSON.parse(read('package.json'));
+    expect(pkg.dependencies['onnxruntime-node']).toBeUndefined();
+    expect(pkg.optionalDependencies['onnxruntime-node']).toBeDefined();
+    const lock = JSON.parse(read('package-lock.json'));
+    expect(lock.packages['node_modules/onnxruntime-node'].optional).toBe(true);
+  });
+
   it('npm test typechecks', () => {
     const pkg = JSON.parse(read('package.json'));
     expect(pkg.scripts.test).toMatch(/\btsc --noEmit\b/);

@@ -6,6 +6,8 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { loadEncoder } from '../../models/src/encoder.js';
+import { loadBagSession } from '../../models/src/bag-session.js';
+import { createSession } from '../../models/src/onnx-session.js';
 
 const dir = path.resolve(__dirname, '../../models/default');
 const read = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
@@ -101,5 +103,44 @@ describe('models/default', () => {
     } finally {
       await enc.dispose();
     }
+  });
+
+  it('runs in plain TypeScript, equal to onnxruntime on the torch vectors and on a padded batch', async () => {
+    const file = path.join(dir, 'model.onnx');
+    const plain = loadBagSession(file);
+    const ort = await createSession(file, { threads: 1 });
+    const tol = parity.tolerance ?? 1e-4;
+    try {
+      const L = Math.max(...parity.cases.map((c) => c.ids.length));
+      const B = parity.cases.length;
+      const ids = new BigInt64Array(B * L);
+      const mask = new BigInt64Array(B * L);
+      parity.cases.forEach((c, b) => c.ids.forEach((id, i) => { ids[b * L + i] = BigInt(id); mask[b * L + i] = 1n; }));
+      const batch = { input_ids: ids, attention_mask: mask, token_type_ids: new BigInt64Array(B * L), batchSize: B, seqLength: L };
+      const mine = (await plain.run(batch, ['sentence_embedding'])).sentence_embedding!;
+      const theirs = (await ort.run(batch, ['sentence_embedding'])).sentence_embedding!;
+      expect(mine.dims).toEqual(theirs.dims);
+      const D = parity.cases[0].embedding.length;
+      const data = mine.data as Float32Array;
+      parity.cases.forEach((c, b) => expect(maxAbsDiff(data.subarray(b * D, (b + 1) * D), c.embedding)).toBeLessThan(tol));
+      expect(maxAbsDiff(data, theirs.data as Float32Array)).toBeLessThan(1e-5);
+    } finally {
+      await ort.release();
+    }
+  });
+
+  it('the encoder of models/default runs without onnxruntime and keeps its content id', async () => {
+    const enc = await loadEncoder(dir);
+    try {
+      expect((enc as unknown as { modelFile: string }).modelFile).toBe(path.join(dir, 'model.onnx'));
+      expect(enc.id).toMatch(/^default-[0-9a-f]{12}$/);
+    } finally {
+      await enc.dispose();
+    }
+  });
+
+  it('refuses a graph that is not the bag-of-tokens encoder, naming the file', () => {
+    const other = path.resolve(__dirname, '../fixtures/tiny-encoder/model.onnx');
+    expect(() => loadBagSession(other)).toThrow(`ONNX model ${other} is not a premise-lsp-bag-encoder graph`);
   });
 });

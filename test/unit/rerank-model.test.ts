@@ -16,6 +16,8 @@ import { FEATURE_COUNT } from '../../server/src/engine/rerank-features.js';
 import { defaultRerankerDir, FeatureReranker, type RerankerSpec } from '../../server/src/engine/rerank-model.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { rec, RECORDS } from './engine-helpers.js';
+import * as ort from 'onnxruntime-node';
+import { loadMlp } from '../../models/src/onnx-mlp.js';
 
 const root = mkdtempSync(join(tmpdir(), 'premise-rerank-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -103,6 +105,30 @@ describe('FeatureReranker (shipped model)', () => {
     expect((await on.search(query, { rerank: false }))[0]!.parts.rerank).toBeUndefined();
     const off = new Engine([Segment.fromInfos(toInfos(RECORDS))], { reranker });
     expect((await off.search(query))[0]!.parts.rerank).toBeUndefined();
+  });
+});
+
+describe('the shipped reranker without onnxruntime', () => {
+  it('scores as onnxruntime does, to 1e-5', async () => {
+    const file = join(shipped, 'model.onnx');
+    const n = 50;
+    // standardised features: a fixed pseudo-random spread around 0
+    const x = Float32Array.from({ length: n * FEATURE_COUNT }, (_, i) => Math.sin(i * 12.9898) * 2.5);
+    const mine = loadMlp(file).run(x, n);
+    const session = await ort.InferenceSession.create(file);
+    try {
+      const out = await session.run({ features: new ort.Tensor('float32', x, [n, FEATURE_COUNT]) });
+      const theirs = out.scores!.data as Float32Array;
+      expect(mine).toHaveLength(n);
+      for (let i = 0; i < n; i++) expect(Math.abs(mine[i]! - theirs[i]!)).toBeLessThan(1e-5);
+    } finally {
+      await session.release();
+    }
+  });
+
+  it('refuses a graph it does not evaluate, naming the file', () => {
+    const tiny = join(__dirname, '../fixtures/tiny-encoder/model.onnx');
+    expect(() => loadMlp(tiny)).toThrow(`ONNX model ${tiny}: expected one input and one output`);
   });
 });
 

@@ -25,8 +25,13 @@ export const FORMAT = 'premise-lsp-index';
 export const VERSION = 3;
 
 export interface EncoderRef {
-  /** Directory the encoder was loaded from, as given at build time. */
-  dir: string;
+  /**
+   * Where a bring-your-own encoder was loaded from at build time: a hint, used only
+   * when the encoder there still has `id`. Absent for a shipped encoder, which is
+   * found by `id` wherever premise-lsp is installed (older indexes recorded it too).
+   */
+  dir?: string;
+  /** The encoder's content id (`models/src/fingerprint.ts`): what the index's vectors belong to. */
   id: string;
   dim: number;
 }

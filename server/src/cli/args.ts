@@ -1,5 +1,6 @@
 /** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/open.js';
 
@@ -10,12 +11,22 @@ export class UsageError extends Error {
   }
 }
 
+/** Parses a command's options; an option that takes one value (not `multiple`) given twice is a usage error, not the last one winning. */
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  })();
+  const seen = new Set<string>();
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option' || options[t.name]?.type !== 'string' || options[t.name]?.multiple) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given twice; it takes one value`);
+    seen.add(t.name);
   }
+  return { values: parsed.values, positionals: parsed.positionals };
 }
 
 export function intOption(value: string | undefined, name: string, fallback: number): number {
@@ -79,4 +90,16 @@ export function sourcesOption(cmd: string, positionals: string[]): string[] {
   if (!positionals.length) throw new UsageError(`${cmd} needs at least one source directory`);
   for (const p of positionals) if (!existsSync(p)) throw new UsageError(`no such source: ${p}`);
   return positionals;
+}
+
+/**
+ * The index directory of `--index`, when it holds one (its manifest); otherwise an
+ * error saying there is no index there and how to build one (a mistyped path is not a corrupt index).
+ */
+export function indexDirOption(dir: string): string {
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    const what = existsSync(dir) ? ' (the directory has no manifest.json)' : '';
+    throw new Error(`no index at ${dir}${what}; build one with \`premise-lsp index <source>... --out ${dir}\``);
+  }
+  return dir;
 }

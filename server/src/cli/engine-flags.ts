@@ -1,7 +1,7 @@
 /** The options `query` and `eval` share for opening an index, and what they mean. */
 import { openEngine } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
-import { weightsOption } from './args.js';
+import { indexDirOption, weightsOption } from './args.js';
 
 export const ENGINE_FLAGS = {
   index: { type: 'string', short: 'i' },
@@ -28,16 +28,27 @@ interface EngineFlagValues {
   fusion?: string;
 }
 
-/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
+/** A project's automatic index, as `autoIndexDirs` gives it: several directories, some perhaps without vectors. */
+export interface IndexDirs {
+  dirs: string[];
+  roots: Record<string, string[]>;
+  hybrid: boolean;
+}
+
+/** Opens the index (or a project's automatic index); `sparseOnly` skips the encoder when the mode needs none. */
 export async function openFromFlags(
-  index: string,
+  index: string | IndexDirs,
   values: EngineFlagValues,
   sparseOnly: boolean,
 ): Promise<{ engine: OpenedEngine; rerank: boolean }> {
-  const engine = await openEngine(index, {
+  const weights = weightsOption(values.weights); // a usage error before a missing index
+  const auto = typeof index === 'string' ? undefined : index;
+  if (auto && !auto.hybrid) sparseOnly = true;
+  const engine = await openEngine(auto ? auto.dirs : indexDirOption(index as string), {
+    ...(auto ? { sourceRoots: auto.roots } : {}),
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
-    weights: weightsOption(values.weights),
+    weights,
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,

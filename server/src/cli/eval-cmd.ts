@@ -43,6 +43,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const informal = !values['no-informal'];
     const opts: EvalOptions = { rerank, slot: slotUse, informal, context: !values['no-context'] };
     const report = await runEval(engine, dataset, queries, m, opts);
+    // metrics over no query would read 0.000 everywhere: not a result
+    if (!report.scoredQueries) {
+      throw new Error(
+        report.queries
+          ? `no query could be scored: none of the ${report.queries} queries has a gold premise in ${values.index} (${report.resolved} of ${report.total} gold premises found in the index)`
+          : `no query could be scored: no step of the dataset has a tactic with a slot (${slotUse === 'given' ? '--slot-from-tactic' : '--slot-steps'})`,
+      );
+    }
     // English queries: the informal side's contribution, measured in the same run
     if (informal && m === 'hybrid' && dataset === 'mathlibqr') {
       const off = await runEval(engine, dataset, queries, m, { ...opts, informal: false });

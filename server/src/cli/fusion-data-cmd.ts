@@ -16,7 +16,7 @@
 import { createWriteStream } from 'node:fs';
 import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, openEngine, QUERY_FEATURES } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
-import { intOption, parse, percentOption, UsageError } from './args.js';
+import { intOption, parse, percentOption, UsageError, indexDirOption } from './args.js';
 import { isDevFile } from '../eval/statements.js';
 import { statementQueries, withoutContext } from './rerank-data-cmd.js';
 import { close, readHoldout, round, write } from './training-files.js';
@@ -43,7 +43,7 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
   const devLimit = intOption(values['dev-limit'], 'dev-limit', 1000);
   const noContext = percentOption(values['no-context'], 'no-context', 50);
   const holdout = readHoldout(values.holdout);
-  const engine = await openEngine(values.index, { defaultReranker: false });
+  const engine = await openEngine(indexDirOption(values.index), { defaultReranker: false });
   if (!engine.hasDense) throw new UsageError(`${values.index} has no premise vectors: the fusion is learned for hybrid search`);
   const out = createWriteStream(values.out);
   try {

@@ -2,12 +2,12 @@
  * `premise-lsp index <source-dir>... --out <index-dir> [--encoder DIR | --no-dense] [--no-packages]
  *  [--resolve-against <index-dir>]... [--progress-fd N]`, or `premise-lsp index --dense-from <sparse-index> --out …`
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { addDense, buildIndex, type Progress } from '../../../indexes/src/build.js';
 import { MEMORY_SKIP } from '../../../indexes/src/extract/parallel.js';
 import { loadEncoder } from '../../../models/src/encoder.js';
-import { defaultModelDir } from '../paths.js';
+import { defaultModelDir, isShippedEncoderDir } from '../paths.js';
 import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
 import { intOption, parse, sourcesOption, UsageError } from './args.js';
 import { progressReporter } from './progress.js';
@@ -16,6 +16,22 @@ import { LLM_INDEX_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { informalizeHook } from '../llm/index-hook.js';
 
 export async function indexCommand(argv: string[]): Promise<number> {
+  const made: { dir?: string } = {};
+  try {
+    return await indexInto(argv, made);
+  } catch (e) {
+    // a failed build leaves no empty output directory of its own making behind (never one that holds anything)
+    try {
+      if (made.dir) rmdirSync(made.dir);
+    } catch {
+      /* not empty: not ours to remove */
+    }
+    throw e;
+  }
+}
+
+/** The command; `made.dir` is set when it creates the output directory. */
+async function indexInto(argv: string[], made: { dir?: string }): Promise<number> {
   const { values, positionals } = parse(argv, {
     out: { type: 'string', short: 'o' },
     encoder: { type: 'string' },
@@ -38,6 +54,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
     if (!existsSync(join(d, 'manifest.json'))) throw new UsageError(`not an index directory: ${d}`);
   }
   if (positionals.length) sourcesOption('index', positionals);
+  if (!existsSync(values.out)) made.dir = values.out;
   prepareOutDir(values.out);
   const llm = llmClientFromFlags(values, 60_000, 3, 10);
   if (values['llm-max'] !== undefined && !llm) throw new UsageError('--llm-max needs --llm <url>');
@@ -52,14 +69,16 @@ export async function indexCommand(argv: string[]): Promise<number> {
     }
   }
   const encoder = encoderDir ? await loadEncoder(encoderDir) : undefined;
+  // a shipped encoder is named by its content id only, so the index outlives this installation's path
+  const recordedDir = encoderDir && !isShippedEncoderDir(encoderDir) ? encoderDir : undefined;
   if (denseFrom && !encoder) throw new UsageError('--dense-from needs an encoder (--encoder DIR)');
   const bar = progressReporter();
   const progress = { update: (p: Progress) => (bar.update(p), events?.send({ event: 'progress', ...p })), stop: bar.stop };
   const enrich = llm && informalizeHook(llm, { max: llmMax, onProgress: progress.update, log: (l) => (progress.stop(), process.stderr.write(`premise-lsp: ${l}\n`)) });
   try {
     const s = denseFrom
-      ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir, onProgress: progress.update })
-      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
+      ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir: recordedDir, onProgress: progress.update })
+      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir: recordedDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     for (const w of s.warnings) if (values.verbose || w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);

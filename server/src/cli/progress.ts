@@ -4,6 +4,7 @@
  */
 import cliProgress from 'cli-progress';
 import type { Progress } from '../../../indexes/src/build.js';
+import type { ProgressReporter } from '../lsp/progress.js';
 
 const LABEL: Record<Progress['phase'], string> = {
   extract: 'extracting declarations',
@@ -38,5 +39,32 @@ export function progressReporter(): { update: (p: Progress) => void; stop: () =>
       }
       bar?.update(p.done);
     },
+  };
+}
+
+/**
+ * Progress of the automatic index's builds (`autoIndexDirs`'s `progress`): a bar per
+ * build on a terminal (its title, percentage and phase), otherwise a line when each starts and ends.
+ */
+export function titledProgress(): (title: string) => Promise<ProgressReporter> {
+  const tty = process.stderr.isTTY;
+  return async (title) => {
+    const name = title.replace(/^premise-lsp: /, '');
+    if (!tty) {
+      process.stderr.write(`premise-lsp: ${name}…\n`);
+      return { report: () => {}, end: (m) => process.stderr.write(`premise-lsp: ${name}: ${m ?? 'done'}\n`) };
+    }
+    const bar = new cliProgress.SingleBar(
+      { format: `${name} [{bar}] {percentage}% | {phase}`, stream: process.stderr, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(100, 0, { phase: '' });
+    return {
+      report: (message, percentage) => bar.update(percentage ?? 0, { phase: message }),
+      end: (message) => {
+        bar.stop();
+        process.stderr.write(`premise-lsp: ${name}: ${message ?? 'done'}\n`);
+      },
+    };
   };
 }

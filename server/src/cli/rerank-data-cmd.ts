@@ -16,7 +16,7 @@ import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { FEATURE_NAMES, featureRows, openEngine } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
 import { recordQueries, stableHash, VAL_MOD, type TrainQuery } from '../eval/statements.js';
-import { choice, intOption, MODES, parse, percentOption, UsageError } from './args.js';
+import { choice, intOption, MODES, parse, percentOption, UsageError, indexDirOption } from './args.js';
 import { close, readHoldout, readLines, round, write } from './training-files.js';
 
 /** Candidates per query (the engine's RERANK_TOP). */
@@ -56,7 +56,7 @@ export async function rerankDataCommand(argv: string[]): Promise<number> {
   const mode = choice(values.mode, 'mode', MODES);
   const noContext = percentOption(values['no-context'], 'no-context', 50);
 
-  const engine = await openEngine(values.index, { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
+  const engine = await openEngine(indexDirOption(values.index), { encoderDir: values.encoder, sparseOnly: mode === 'bm25', defaultReranker: false });
   const firstStage = mode ?? (engine.hasDense ? 'hybrid' : 'bm25');
 
   const { queries, skippedHoldout } = statementQueries(values.records, holdout, (n) => !!engine.lookup(n));

@@ -20,7 +20,7 @@ import { prepareOutDir } from '../../../indexes/src/store/out-path.js';
 import { englishTerms } from '../../../indexes/src/informal/english.js';
 import { nameWords } from '../../../indexes/src/informal/naming.js';
 import { renderStatement } from '../../../indexes/src/informal/render.js';
-import { intOption, parse, UsageError } from './args.js';
+import { intOption, parse, UsageError, indexDirOption } from './args.js';
 import { close, readHoldout, write } from './training-files.js';
 
 export async function towerDataCommand(argv: string[]): Promise<number> {
@@ -35,7 +35,7 @@ export async function towerDataCommand(argv: string[]): Promise<number> {
   const holdout = readHoldout(values.holdout);
   prepareOutDir(values.out);
 
-  const parts = readIndexDir(values.index, { dense: false });
+  const parts = readIndexDir(indexDirOption(values.index), { dense: false });
   const enc = parts.manifest.encoder;
   if (!enc) throw new UsageError(`${values.index} has no premise vectors (built without an encoder)`);
   const dense = Container.read(join(values.index, 'dense.bin'));

@@ -5,7 +5,7 @@ export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <
 commands:
   index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
-  query --index <index-dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
+  query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
   eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
   extract <source>... [--out records.jsonl]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
@@ -15,8 +15,11 @@ commands:
   http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
+  doctor [<dir>] [--index DIR]
+  cache list [--json] | cache clean [--all] [--dry-run]
   bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
 
+premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
 `;
 
@@ -67,12 +70,15 @@ ${LLM}
 example:
   premise-lsp index ~/my-project --out ~/.cache/premise-lsp/my-project
 `,
-  query: `usage: premise-lsp query --index <index-dir> [options] <text | ->
+  query: `usage: premise-lsp query --index <index-dir> | --project <dir> [options] <text | ->
 
 Top-k premises for a Lean proof state, an Isabelle goal, a Lean statement, LaTeX or English.
 - reads the query from stdin.
 
-  -i, --index DIR      the index directory (required)
+  -i, --index DIR      the index directory (this or --project)
+  --project DIR        the automatic index the server would use for DIR (a Lake project or an
+                       Isabelle workspace): its cache entries, the missing ones built first
+                       (progress on stderr; cache: $PREMISE_LSP_CACHE, default ~/.cache/premise-lsp/indexes)
   -k, --k N            how many premises (default: 10)
   --slot TACTIC        rank for the tactic whose argument is wanted (rw, simp, exact, apply, rule, using…)
 ${ENGINE}
@@ -81,6 +87,7 @@ ${LLM} (default: 30000)
 
 example:
   premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
+  premise-lsp query --project ~/my-project 'triangle inequality'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
 
@@ -225,6 +232,38 @@ prints the directory. HF_ENDPOINT and HF_TOKEN are honoured.
 
 example:
   premise-lsp models pull sentence-transformers/all-MiniLM-L6-v2
+`,
+  doctor: `usage: premise-lsp doctor [<dir>] [--index DIR]
+
+Checks what an editor setup needs, one line each (✓, or ✗ with the fix); exits 1 when a
+check fails: premise-lsp on PATH and its version, the shipped models load, the server
+starts (serve --stdio: initialize, shutdown), the index, and the prover on PATH.
+
+  <dir>                the project whose automatic index cache is checked, and whose prover
+                       (lake, in the project; isabelle for an Isabelle workspace)
+                       (default: the current directory)
+  -i, --index DIR      check this index instead of the automatic index (as the editor's
+                       \`index\` setting would use it)
+
+example:
+  premise-lsp doctor ~/my-project
+`,
+  cache: `usage: premise-lsp cache list [--json] | premise-lsp cache clean [--all] [--dry-run]
+
+The automatic index cache ($PREMISE_LSP_CACHE, else $XDG_CACHE_HOME/premise-lsp/indexes, by
+default ~/.cache/premise-lsp/indexes). list: every entry with its state, kind, size, last use
+and the projects that used it. An entry is fresh when a project that used it would use it
+now, stale when none would (the project changed, moved or is gone), unknown when no use is
+recorded in it. clean: removes stale entries and leftovers of interrupted builds.
+
+  --json               list as JSON
+  --all                clean: remove every entry (default: stale ones and leftovers only);
+                       builds still running are never removed
+  --dry-run            clean: say what would be removed, remove nothing
+
+example:
+  premise-lsp cache list
+  premise-lsp cache clean --dry-run
 `,
   bench: `usage: premise-lsp bench [options]
 

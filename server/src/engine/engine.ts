@@ -692,6 +692,21 @@ export class Engine implements PremiseSearch {
     this.liveCount = undefined;
   }
 
+  async restore(names: string[]): Promise<void> {
+    let changed = false;
+    for (const n of names) {
+      changed = this.overlayRecords.delete(n) || changed;
+      for (const seg of this.base) {
+        const id = seg.table.id(n);
+        if (id === undefined || !seg.tombstoned.has(id)) continue;
+        seg.deleted[id] = 0;
+        seg.tombstoned.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) await this.rebuildOverlay();
+  }
+
   private tombstoneBase(name: string): void {
     for (const s of this.base) this.markDeleted(s, name);
   }

@@ -40,10 +40,13 @@ function infoOf(r: Partial<PremiseRecord> & { name: string; uses?: number }): Pr
 
 export class FixtureEngine implements PremiseSearch {
   private readonly byName = new Map<string, { info: PremiseInfo; toks: Map<string, number> }>();
+  /** The premises it was made with (what `restore` goes back to). */
+  private readonly base: ReadonlyMap<string, { info: PremiseInfo; toks: Map<string, number> }>;
   private df = new Map<string, number>();
 
   constructor(records: Array<Partial<PremiseRecord> & { name: string }> = []) {
     for (const r of records) this.add(infoOf(r));
+    this.base = new Map(this.byName);
     this.recount();
   }
 
@@ -123,6 +126,15 @@ export class FixtureEngine implements PremiseSearch {
 
   remove(names: string[]): void {
     for (const n of names) this.byName.delete(n);
+    this.recount();
+  }
+
+  async restore(names: string[]): Promise<void> {
+    for (const n of names) {
+      const original = this.base.get(n);
+      if (original) this.byName.set(n, original);
+      else this.byName.delete(n);
+    }
     this.recount();
   }
 

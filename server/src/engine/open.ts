@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
+import { openIndexEncoder } from './encoder-choice.js';
 import { chooseTextTower } from './text-tower-choice.js';
 import { readIndexDir } from '../../../indexes/src/store/index-dir.js';
 import { readExternalRefs } from '../../../indexes/src/external-refs.js';
@@ -20,7 +21,8 @@ import { CrossEncoderReranker } from './rerank-cross.js';
 import { FeatureReranker, isFeatureRerankerDir, shippedRerankerDir } from './rerank-model.js';
 import type { Reranker } from './rerank.js';
 import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
-import { defaultTextTowerDir, defaultVocabFile } from '../paths.js';
+import { defaultModelDir, defaultTextTowerDir, defaultVocabFile } from '../paths.js';
+import { loadTextTower } from '../../../models/src/text-tower.js';
 import { LearnedFusion } from './learned-fusion.js';
 import type { OpenedEngine } from './types.js';
 
@@ -131,13 +133,8 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
   let encoder: Encoder | undefined;
   const rec = all[first]!.manifest.encoder;
   if (rec && !opts.sparseOnly) {
-    const dir = opts.encoderDir ?? rec.dir;
-    if (!existsSync(dir)) throw new Error(`the index was built with the encoder in ${dir}, which does not exist; pass --encoder <dir>`);
-    // one short query at a time: a single intra-op thread avoids cross-thread hand-offs
-    encoder = await loadEncoder(dir, { threads: 1 });
-    if (encoder.dim !== rec.dim) {
-      throw new Error(`encoder ${dir} has dimension ${encoder.dim} but the index was built with ${rec.dim}; rebuild the index`);
-    }
+    const index = all[first]!;
+    encoder = await openIndexEncoder(rec, { dir: dirs[first]!, sources: manifestSources(index.manifest.sources) }, opts.encoderDir);
   }
   const textTower = encoder && rec ? chooseTextTower(opts, rec.id, defaultTextTowerDir(), warnOf(opts)) : undefined;
   const fusion = encoder && rec && opts.fusionDir ? loadFusion(opts.fusionDir, rec.id) : undefined;
@@ -154,4 +151,44 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     sourceRoots: all.map((parts, i) => opts.sourceRoots?.[dirs[i]!] ?? manifestSources(parts.manifest.sources)),
   });
   return Object.assign(engine, { rerankByDefault: byDefault });
+}
+
+/** One shipped model loaded as a search loads it (`premise-lsp doctor`): what it is, where, and what failed. */
+export interface ModelCheck {
+  model: string;
+  dir: string;
+  detail?: string;
+  error?: string;
+}
+
+/** Loads each shipped model: the encoder (one query embedded), the English text tower, the reranker and the vocabulary. Never throws. */
+export async function checkShippedModels(): Promise<ModelCheck[]> {
+  const check = async (model: string, dir: string, load: () => Promise<string>): Promise<ModelCheck> => {
+    try {
+      return { model, dir, detail: await load() };
+    } catch (e) {
+      return { model, dir, error: (e as Error).message };
+    }
+  };
+  return [
+    await check('encoder', defaultModelDir(), async () => {
+      if (!existsSync(defaultModelDir())) throw new Error(`no encoder at ${defaultModelDir()}`);
+      const encoder = await loadEncoder(defaultModelDir(), { threads: 1 });
+      try {
+        const [v] = await encoder.embed(['a + b = b + a'], 'query');
+        if (!v || v.length !== encoder.dim || !v.every(Number.isFinite)) throw new Error('the encoder gave no usable vector');
+        return `${encoder.dim}-d`;
+      } finally {
+        await encoder.dispose();
+      }
+    }),
+    await check('text tower', defaultTextTowerDir(), async () => `${loadTextTower(defaultTextTowerDir()).dim}-d`),
+    await check('reranker', shippedRerankerDir() ?? 'models/reranker', async () => {
+      const dir = shippedRerankerDir();
+      if (!dir) throw new Error('no shipped reranker');
+      const r = await FeatureReranker.load(dir);
+      return r.byDefault ? 'on by default' : 'off by default';
+    }),
+    await check('vocabulary', defaultVocabFile(), async () => (loadVocabulary(defaultVocabFile()), 'loaded')),
+  ];
 }

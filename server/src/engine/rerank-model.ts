@@ -1,14 +1,15 @@
 /**
  * The project's learned reranker: a small ONNX model over the hand-made features
- * of `rerank-features.ts`. A reranker directory holds `model.onnx` (input
+ * of `rerank-features.ts`, evaluated in plain TypeScript (`models/src/onnx-mlp.ts`,
+ * no onnxruntime). A reranker directory holds `model.onnx` (input
  * `features` float32 [N, F] of standardised features → output `scores` [N]) and
  * `reranker.json` (feature names in order, the mean/std to standardise with, and
  * whether reranking should be on by default).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
-import { ModelFileMissingError, ModelFormatError, InferenceError, errorMessage } from '../../../models/src/errors.js';
+import { ModelFileMissingError, ModelFormatError, errorMessage } from '../../../models/src/errors.js';
+import { loadMlp, type Mlp } from '../../../models/src/onnx-mlp.js';
 import { packageRoot } from '../paths.js';
 import { FEATURE_COUNT, FEATURE_NAMES, featureMatrix } from './rerank-features.js';
 import type { Reranker, RerankInput } from './rerank.js';
@@ -86,8 +87,7 @@ export class FeatureReranker implements Reranker {
   private constructor(
     readonly dir: string,
     readonly spec: RerankerSpec,
-    private readonly session: ort.InferenceSession,
-    private readonly file: string,
+    private readonly model: Mlp,
   ) {
     this.mean = Float32Array.from(spec.mean);
     this.invStd = Float32Array.from(spec.std, (s) => 1 / s);
@@ -102,26 +102,19 @@ export class FeatureReranker implements Reranker {
     const spec = readSpec(join(dir, 'reranker.json'));
     const file = join(dir, 'model.onnx');
     if (!existsSync(file)) throw new ModelFileMissingError(`reranker file missing: ${file}`, file);
-    let session: ort.InferenceSession;
+    let model: Mlp;
     try {
-      // a tiny MLP: one thread avoids pool start-up costs that dominate its run time
-      session = await ort.InferenceSession.create(file, {
-        intraOpNumThreads: 1,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-        logSeverityLevel: 3,
-      });
+      model = loadMlp(file);
     } catch (e) {
       throw new ModelFormatError(`corrupt reranker file ${file}: ${errorMessage(e)}`, file, { cause: e });
     }
-    if (!session.inputNames.includes('features') || !session.outputNames.includes('scores')) {
-      await session.release().catch(() => undefined);
+    if (model.input !== 'features' || model.output !== 'scores') {
       throw new ModelFormatError(
-        `reranker model ${file} must take "features" and give "scores" (has inputs [${session.inputNames.join(', ')}], outputs [${session.outputNames.join(', ')}])`,
+        `reranker model ${file} must take "features" and give "scores" (has input ${model.input}, output ${model.output})`,
         file,
       );
     }
-    return new FeatureReranker(dir, spec, session, file);
+    return new FeatureReranker(dir, spec, model);
   }
 
   /** Whether the model was trained for this kind of query (else the first-stage order stands). */
@@ -143,19 +136,10 @@ export class FeatureReranker implements Reranker {
     const n = candidates.length;
     if (!n) return new Float32Array(0);
     if (!this.reranks(query)) return Float32Array.from(candidates, (c) => c.score);
-    const feeds = { features: new ort.Tensor('float32', this.inputs(query, candidates), [n, FEATURE_COUNT]) };
-    let out: ort.InferenceSession.OnnxValueMapType;
-    try {
-      out = await this.session.run(feeds, ['scores']);
-    } catch (e) {
-      throw new InferenceError(`inference failed for ${this.file}: ${errorMessage(e)}`, this.file, { cause: e });
-    }
-    const data = out.scores!.data as Float32Array;
-    if (data.length !== n) throw new InferenceError(`reranker model ${this.file} gave ${data.length} scores for ${n} candidates`, this.file);
-    return Float32Array.from(data);
+    return this.model.run(this.inputs(query, candidates), n);
   }
 
   release(): Promise<void> {
-    return this.session.release();
+    return Promise.resolve();
   }
 }

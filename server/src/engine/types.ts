@@ -143,6 +143,8 @@ export interface PremiseSearch {
   /** Incremental updates (workspace overlay): add or replace records by name. */
   upsert(records: PremiseRecord[]): Promise<void>;
   remove(names: string[]): void;
+  /** Undo `upsert` and `remove` for these names: the overlay forgets them and the loaded index's versions (if any) are found again. */
+  restore(names: string[]): Promise<void>;
   /** Release what the engine holds outside the JS heap (the encoder's native session); it is not used afterwards. */
   dispose(): Promise<void>;
 }

@@ -34,6 +34,7 @@ import {
   safeName,
   type CacheEntry,
 } from '../../../indexes/src/packages.js';
+import { noteUse } from '../../../indexes/src/cache-dir.js';
 import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
 import type { Logger } from '../lsp/log.js';
@@ -114,10 +115,26 @@ export interface AutoIndex {
   roots: Record<string, string[]>;
   /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
   hybrid: boolean;
+  /** The entries that could not be built (each already logged), served without them or BM25-only. */
+  failures: string[];
 }
 
-/** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
-export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> {
+/** The cache entries a project's automatic index is made of, as the server would use them; nothing is built. */
+export interface AutoIndexPlan {
+  /** The project's name (the first part of its entries' directory names) and root. */
+  name: string;
+  root: string;
+  prover: 'lean' | 'isabelle';
+  cache: string;
+  encoderDir: string | undefined;
+  /** The entries with the dense side, in build order. */
+  full: CacheEntry[];
+  /** The same entries built sparse-only first (the informal field deferred; `full` itself without an encoder). */
+  sparse: CacheEntry[];
+}
+
+/** The entries of the project's automatic index (the toolchain or Isabelle distribution found as the server finds them). Throws when the project has nothing to index. */
+export async function autoIndexPlan(opts: AutoIndexOptions): Promise<AutoIndexPlan> {
   const encoderDir = opts.encoderDir === null ? undefined : (opts.encoderDir ?? (existsSync(defaultModelDir()) ? defaultModelDir() : undefined));
   const cache = opts.cache ?? cacheRoot();
   const env = opts.env ?? process.env;
@@ -128,7 +145,17 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
   if (!full.length) {
     throw new Error(`automatic index: ${plan.root} has ${opts.prover === 'isabelle' ? 'no theories and no Isabelle distribution' : 'no dependencies and no Lean sources'}`);
   }
+  return { name: plan.name, root: plan.root, prover: opts.prover ?? 'lean', cache, encoderDir, full, sparse };
+}
+
+/** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
+export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> {
+  const plan = await autoIndexPlan(opts);
+  const { cache, encoderDir, full, sparse } = plan;
   const ctx: BuildContext = { project: plan, cache, encoderDir, opts };
+  // each entry served records this project (`premise-lsp cache list|clean` judge entries by it)
+  const user = { root: plan.root, prover: plan.prover, ...(opts.isabelleCommand ? { isabelleCommand: opts.isabelleCommand } : {}) };
+  const noteUses = (ds: (string | undefined)[]) => ds.forEach((d) => d && noteUse(d, user));
 
   // step 1: every entry served, sparse-only where the full one is missing
   const dirs: (string | undefined)[] = [];
@@ -151,6 +178,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
     }
   }
   if (!dirs.some((d) => d)) throw new Error(failures.join('; '));
+  noteUses(dirs);
   const rootsNow = () => Object.fromEntries(dirs.flatMap((d, i) => (d ? [[d, entryRoots(full[i]!)]] : [])));
 
   // step 2: the dense side of every sparse-only entry
@@ -165,16 +193,17 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
         rmSync(dirs[i]!, { recursive: true, force: true });
         dirs[i] = f.dir;
       } catch (e) {
-        fail(ctx, f, e); // the sparse-only entry keeps serving
+        failures.push(fail(ctx, f, e)); // the sparse-only entry keeps serving
         hybrid = false;
       }
     }
   }
-  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid };
+  noteUses(pending.map((i) => dirs[i]));
+  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid, failures };
 }
 
 interface BuildContext {
-  project: Plan;
+  project: { name: string; root: string };
   cache: string;
   encoderDir: string | undefined;
   opts: AutoIndexOptions;

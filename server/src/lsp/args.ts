@@ -34,9 +34,13 @@ export function splitCommand(s: string): string[] {
 export function parseServeArgs(argv: string[]): ServeArgs {
   const a = argv[0] === 'serve' ? argv.slice(1) : argv.slice();
   const out: ServeArgs = { stdio: false };
+  const given = new Set<string>();
   const value = (i: number, flag: string): string => {
     const v = a[i + 1];
     if (v === undefined) throw new Error(`${flag} needs a value`);
+    // one value each: a second one is refused, not silently taken (--lean and the other upstreams: setUpstream)
+    if (given.has(flag)) throw new Error(`${flag} is given twice; it takes one value`);
+    given.add(flag);
     return v;
   };
   const number = (s: string, flag: string): number => {
@@ -106,5 +110,6 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         throw new Error(`unknown option ${arg}`);
     }
   }
+  if (!out.stdio) throw new Error('serve needs --stdio (it talks LSP over stdin and stdout)');
   return out;
 }

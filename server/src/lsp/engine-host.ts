@@ -62,7 +62,8 @@ export class EngineHost {
       } catch (err) {
         if (gen !== this.generation) return undefined;
         this.failure = (err as Error).message;
-        this.log.error(`could not load the premise index: ${this.failure}`);
+        // the loader's message says how to fix it
+        this.log.alert('error', `could not load the premise index: ${this.failure}`);
         return undefined;
       }
     })();

@@ -16,7 +16,9 @@ export interface HandlerContext {
   readonly editor: EditorChannel;
   /** Whether a prover is behind premise-lsp at all (standalone mode: none). */
   readonly hasUpstream: boolean;
-  /** Does the upstream take this request? (Unknown before its initialize reply: assume yes.) */
+  /** A prover was there and is gone for good (given up, or could not start): its requests fail naming why. */
+  readonly upstreamStopped: boolean;
+  /** Does the upstream take this request? (Unknown before its initialize reply: assume yes; a stopped one takes nothing.) */
   upstreamTakes(method: string, params?: unknown): boolean;
   /** The completion trigger characters the upstream registered. */
   upstreamTriggers(): string[];

@@ -65,10 +65,16 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
     [
       'textDocument/didClose',
       (m, raw) => {
-        const uri = uriOf(m.params);
-        s.docs.close(m.params);
-        if (uri) s.goals.forget(uri as string);
-        ctx.forwardDocSync(raw);
+        try {
+          const uri = uriOf(m.params);
+          s.docs.close(m.params);
+          if (typeof uri === 'string') {
+            s.goals.forget(uri);
+            s.live.closed(uri);
+          }
+        } finally {
+          ctx.forwardDocSync(raw);
+        }
       },
     ],
     [

@@ -107,8 +107,8 @@ export class Intercepts {
   executeCommand(msg: RequestMessage): boolean {
     const p = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
     const ours = Object.values(COMMANDS) as unknown[];
-    // someone else's command goes to the upstream that advertises it; with none, it is named in the refusal
-    if (!ours.includes(p.command) && this.r.upstreamTakes(msg.method, msg.params)) return false;
+    // someone else's command goes to the upstream that advertises it (a stopped one fails it naming why); with none, it is named in the refusal
+    if (!ours.includes(p.command) && (this.r.upstreamTakes(msg.method, msg.params) || this.r.upstreamStopped)) return false;
     this.r.runLocal(msg.id, () => {
       if (p.command === COMMANDS.search) return searchCommand(this.s, p.arguments);
       if (p.command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);

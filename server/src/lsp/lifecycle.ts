@@ -141,7 +141,8 @@ export class Lifecycle {
     }, SHUTDOWN_WAIT_MS).unref();
   }
 
-  async exit(raw: Buffer | undefined): Promise<void> {
+  /** End the session: stop the prover (see `UpstreamLink.stop`), then exit with `code` (default: 0 after shutdown, else 1). */
+  async exit(raw: Buffer | undefined, code?: number): Promise<void> {
     if (this.exiting) return;
     this.exiting = true;
     const link = this.r.link;
@@ -149,7 +150,7 @@ export class Lifecycle {
       if (raw && link.live) link.forwardNotification(raw);
       await link.stop(1500);
     }
-    this.r.options.onExit(this.r.session.shutdownRequested ? 0 : 1);
+    this.r.options.onExit(code ?? (this.r.session.shutdownRequested ? 0 : 1));
   }
 
   configurationChanged(params: unknown): void {

@@ -3,9 +3,14 @@
  * after an open or a change re-extracts the document's declarations, upserts
  * the new and changed ones and removes the ones it no longer declares. So a
  * lemma just written is offered at once, before any index rebuild, and a
- * renamed one is no longer offered under its old name. Runs on the server's
+ * renamed one is no longer offered under its old name. Closing a document
+ * falls back to its file on disk: what the file declares, nothing when there
+ * is no file (a never-saved buffer's lemmas are no longer offered); the
+ * overlay keeps only where the file differs from the loaded index, so it does
+ * not grow with every document opened. Runs on the server's
  * thread; extractors never throw, and a failure is logged, never fatal.
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { extractRecords } from '../../../indexes/src/extract/extract.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
@@ -59,6 +64,14 @@ export class LiveIndex {
     this.timers.set(uri, timer);
   }
 
+  /** A document was closed: its declarations become its file's on disk (none when there is no file). */
+  closed(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    // after any refresh already queued (which finds the document closed and does nothing)
+    this.queue = this.queue.then(() => this.fallBackToDisk(uri));
+  }
+
   /** Names the document declares below `line` (not yet in scope there, so never suggested) and above it (nearby). */
   around(uri: string, line: number): { after: string[]; before: string[] } {
     const all = [...(this.declared.get(uri) ?? [])];
@@ -79,6 +92,38 @@ export class LiveIndex {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+  }
+
+  private async fallBackToDisk(uri: string): Promise<void> {
+    // opened again since: its own refresh takes it from what the overlay has
+    if (this.ctx.docs.get(uri)) return;
+    const names = this.declared.get(uri);
+    const engine = this.ctx.engines.now();
+    // nothing of it in the overlay, or the overlay is a newer engine's, which never read it
+    if (!names || !engine || engine !== this.engine) {
+      this.declared.delete(uri);
+      return;
+    }
+    try {
+      const path = fileURLToPath(uri);
+      const src = sourceOf(path);
+      const text = src ? await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e))) : '';
+      if (this.ctx.docs.get(uri)) return;
+      this.declared.delete(uri);
+      const records = src && text.length <= LIVE_INDEX_MAX_CHARS ? extractRecords(text, src) : [];
+      const onDisk = new Set(records.map((r) => r.name));
+      // the overlay drops what the document or its file declares: the loaded index's versions are found again…
+      await engine.restore([...new Set([...names.keys(), ...onDisk])]);
+      // …and only where the file on disk says otherwise does the overlay keep anything
+      // (the index's version of a name the document declared stays unless the index has it from this very file, which no longer declares it)
+      const gone = [...names.keys()].filter((n) => !onDisk.has(n) && src && engine.lookup(n)?.file === src.rel);
+      if (gone.length) engine.remove(gone);
+      const changed = records.filter((r) => !same(r, engine.lookup(r.name)));
+      if (changed.length) await engine.upsert(changed);
+      this.ctx.log.info(`live index: ${uri} closed: its declarations are the file's on disk (${changed.length} differ from the index, ${gone.length} removed)`);
+    } catch (e) {
+      this.ctx.log.error(`live index: could not fall back to the file of ${uri}: ${(e as Error).message}`);
+    }
   }
 
   private async refresh(uri: string): Promise<void> {

@@ -55,6 +55,10 @@ export class Router implements HandlerContext, LifecycleHost {
     return !!this.session.link;
   }
 
+  get upstreamStopped(): boolean {
+    return this.link?.state.tag === 'stopped';
+  }
+
   get link(): UpstreamLink | undefined {
     return this.session.link;
   }
@@ -146,7 +150,8 @@ export class Router implements HandlerContext, LifecycleHost {
 
   /** Does the upstream take this request? (Unknown before its initialize reply: assume yes.) */
   upstreamTakes(method: string, params?: unknown): boolean {
-    if (!this.link) return false;
+    // a prover given up (or gone) takes nothing: premise requests are answered here, with premises alone
+    if (!this.link || this.upstreamStopped) return false;
     if (!this.session.upstreamCaps) return true;
     return upstreamAdvertises(method, this.session.upstreamCaps, this.session.flavor(), params);
   }
@@ -161,7 +166,8 @@ export class Router implements HandlerContext, LifecycleHost {
       this.editor.replyError(msg.id, ErrorCodes.MethodNotFound, `premise-lsp: unhandled method ${msg.method} (no upstream server)`);
       return;
     }
-    if (!this.upstreamTakes(msg.method, msg.params)) {
+    // a stopped link answers the request itself, with the reason it stopped (RequestFailed)
+    if (!this.upstreamStopped && !this.upstreamTakes(msg.method, msg.params)) {
       this.editor.replyError(msg.id, ErrorCodes.MethodNotFound, `premise-lsp: the upstream server does not provide ${msg.method}`);
       return;
     }
@@ -257,12 +263,21 @@ export class Router implements HandlerContext, LifecycleHost {
       this.restarted = true;
       if (ok) this.session.log.warn(`${detail}; open documents were re-sent`);
       else {
-        this.editor.showMessage(1, `premise-lsp: ${detail}. Premise features keep working; prover features are unavailable.`);
+        this.session.log.alert('error', `${detail}. ${this.gaveUpFix(detail)}`);
         this.lifecycle.upstreamGaveUp();
       }
     },
     log: (level, msg) => this.session.log.log(level, msg),
   };
+
+  /** What the user can do about a prover given up (`detail`: why), and what still works. */
+  private gaveUpFix(detail: string): string {
+    const cmd = this.link?.command.command ?? 'the prover';
+    const fix = /could not start/.test(detail)
+      ? `Check that ${cmd} is installed and on PATH, or name the prover with --lean, --isabelle, \`-- <command>\` or the upstreamCommand setting.`
+      : 'Its output is in the language server log; restart the language server to try again.';
+    return `${fix} Premise features keep working (completion, code actions, hover, search); prover features are unavailable.`;
+  }
 
   /** Immediate success reply for an intercepted request. */
   replyNow(id: Id, result: unknown): void {

@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs, type AutoIndexOptions } from '../indexing/auto-index.js';
-import { parseServeArgs, type ServeArgs } from './args.js';
+import type { ServeArgs } from './args.js';
 import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
@@ -30,7 +30,13 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     if (args.fakeEngineDelayMs) await new Promise((r) => setTimeout(r, args.fakeEngineDelayMs));
     if (args.fakeEngine) return FixtureEngine.fromFile(args.fakeEngine);
     const index = opts?.index ?? args.index;
-    if (index) return openIndex(index);
+    if (index) {
+      try {
+        return await openIndex(index);
+      } catch (e) {
+        throw new Error(`${(e as Error).message}. ${INDEX_FIX(index)}`);
+      }
+    }
     if (opts?.autoIndex === false) return new FixtureEngine([]);
     const log = opts?.log ?? new Logger();
     if (args.flavor === 'isabelle') {
@@ -44,6 +50,14 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     return autoIndexEngine({ root }, log, openIndex, opts);
   };
 }
+
+/** How to mend an index that cannot be opened (shown to the user with the error). */
+const INDEX_FIX = (index: string) =>
+  `To fix it, build the index with \`premise-lsp index --out ${index} <sources>\`, or correct the \`index\` setting (or --index); without one, premise-lsp indexes the project itself.`;
+
+/** How to mend an automatic index that could not be built (shown to the user with the error). */
+export const AUTO_INDEX_FIX =
+  'To fix it, correct what the message names and restart the language server (premise-lsp builds the automatic index again), or set `index` to an index built with `premise-lsp index --out <dir> <sources>`.';
 
 /**
  * The automatic index as an engine: the sparse-only one as soon as every entry
@@ -62,8 +76,10 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
         first.then(resolveFirst, rejectFirst);
       },
     });
+    const failed = (e: unknown) => (e as Error).message.replace(/\.?$/, `. ${AUTO_INDEX_FIX}`);
     build.then(
-      async ({ dirs, roots: sourceRoots, hybrid }) => {
+      async ({ dirs, roots: sourceRoots, hybrid, failures }) => {
+        if (failures.length) log.alert('warn', `${failures.join('; ')}; premise-lsp serves the rest${hybrid ? '' : ' (BM25 only where the vectors are missing)'}. ${AUTO_INDEX_FIX}`);
         if (!first && hybrid && opts?.upgrade) {
           // from the cache: BM25 first (the vectors and the encoder take as long again to load), then hybrid
           first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
@@ -78,12 +94,12 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
         else log.info('automatic index: hybrid index ready (takes effect on the next load)');
       },
       (e) => {
-        if (!first) rejectFirst(e);
-        else log.error(`automatic index: ${(e as Error).message}`);
+        if (!first) rejectFirst(new Error(failed(e)));
+        else log.alert('error', `automatic index: ${failed(e)}`);
       },
     ).catch((e) => {
-      if (!first) rejectFirst(e);
-      else log.error(`automatic index: could not open the hybrid index: ${(e as Error).message}`);
+      if (!first) rejectFirst(new Error(failed(e)));
+      else log.alert('error', `automatic index: could not open the hybrid index: ${failed(e)}`);
     });
   });
 }
@@ -94,15 +110,8 @@ export function autoIndexRoot(leanRoot: string | undefined, workspaceRoot: strin
   return workspaceRoot && isLakeProject(workspaceRoot) ? workspaceRoot : undefined;
 }
 
-/** Run a session on stdio. Resolves with the process exit code (0 after shutdown+exit). */
-export async function runServe(argv: string[], openIndex: IndexOpener): Promise<number> {
-  let args: ServeArgs;
-  try {
-    args = parseServeArgs(argv);
-  } catch (e) {
-    process.stderr.write(`premise-lsp serve: ${(e as Error).message}\n`);
-    return 2;
-  }
+/** Run a session on stdio (`args` from parseServeArgs). Resolves with the process exit code (0 after shutdown+exit). */
+export async function runServe(args: ServeArgs, openIndex: IndexOpener): Promise<number> {
   let code = 0;
   await serve({
     upstreamSpec: args.upstream,
@@ -112,6 +121,7 @@ export async function runServe(argv: string[], openIndex: IndexOpener): Promise<
     stdout: process.stdout,
     restartDelayMs: args.restartDelayMs,
     hangTimeoutMs: args.hangTimeoutMs,
+    stopOnSignals: ['SIGTERM', 'SIGINT', 'SIGHUP'],
     onExit: (c) => (code = c),
   });
   return code;

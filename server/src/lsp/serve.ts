@@ -2,6 +2,7 @@
  * `premise-lsp serve --stdio`: wire the editor's stdio, the upstream prover (if
  * any) and the router together, and run until the editor exits.
  */
+import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { customCommand, flavorOfCommand, type Flavor } from '../upstream/command.js';
 import type { ChildSpec } from '../upstream/child.js';
@@ -13,8 +14,7 @@ import { EngineHost, type EngineLoader } from './engine-host.js';
 import { Logger, type LogSink } from './log.js';
 import { Router } from './router.js';
 import { Session } from './session.js';
-
-export const VERSION = '0.1.0';
+import { packageVersion } from '../paths.js';
 
 export interface ServeOptions {
   /** Upstream command and arguments; absent = standalone. */
@@ -33,6 +33,12 @@ export interface ServeOptions {
   hangTimeoutMs?: number;
   /** Largest accepted message from the editor. */
   maxMessageBytes?: number;
+  /**
+   * Signals that end the session as `exit` does (the prover is stopped: stdin
+   * closed, then SIGTERM, then SIGKILL); a second one kills the prover at once.
+   * The process-wide handlers are removed when the session ends.
+   */
+  stopOnSignals?: NodeJS.Signals[];
   /** Called with the exit code when the session ends (default: set process.exitCode). */
   onExit?: (code: number) => void;
 }
@@ -41,6 +47,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const log = opts.log instanceof Logger ? opts.log : new Logger(opts.log ?? process.stderr);
   const writer = new FrameWriter(opts.stdout as Writable, (e) => log.error(`cannot write to the editor: ${e.message}`));
   const editor = new EditorChannel(writer);
+  log.attachAlerts((type, message) => editor.showMessage(type, message));
   const session = new Session(new EngineHost(opts.engine, log), log);
   if (opts.hangTimeoutMs !== undefined) session.cfg.upstreamHangTimeoutMs = opts.hangTimeoutMs;
 
@@ -58,7 +65,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
 
   const router: Router = new Router(session, editor, {
-    version: VERSION,
+    version: packageVersion(),
     startUpstream: (argv) => startUpstream(customCommand(argv)),
     onExit: (code) => {
       if (ended) return;
@@ -81,6 +88,18 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log.error(`editor input failed: ${e.message}`);
     void router.lifecycle.exit(undefined);
   });
+  let signalled = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled) {
+      session.link?.kill(`${sig} received again while stopping`);
+      return;
+    }
+    signalled = true;
+    log.info(`${sig} received: stopping the prover and exiting`);
+    void router.lifecycle.exit(undefined, 128 + (osConstants.signals[sig] ?? 0));
+  };
+  for (const sig of opts.stopOnSignals ?? []) process.on(sig, onSignal);
   await done;
+  for (const sig of opts.stopOnSignals ?? []) process.off(sig, onSignal);
   input.removeAllListeners('data');
 }

@@ -1,0 +1,156 @@
+/**
+ * The automatic index cache as a directory (the entries themselves and their
+ * keys: ./packages.ts): which entry directories it holds, their sizes, which
+ * projects used each and when (`used-by.json` in the entry, written by the
+ * server each time it serves the entry), and removing one. Only direct children
+ * of the cache root named like an entry (`<name>-<kind>-<key12>`, or a build
+ * beside one, `….tmp-<pid>`) that are real directories (not links) are ever
+ * listed or removed: nothing outside the cache root, nothing else in it.
+ * Nothing here throws on a missing or unreadable cache.
+ */
+import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { EntryKind } from './packages.js';
+import { alive } from './store/staging.js';
+
+/** The file in an entry naming the projects that used it. */
+export const USED_BY_FILE = 'used-by.json';
+
+/** A project that used an entry: what its automatic index needs to be planned again. */
+export interface ProjectUse {
+  root: string;
+  prover: 'lean' | 'isabelle';
+  /** The command that starts Isabelle, when it was not `isabelle` on PATH. */
+  isabelleCommand?: string;
+  /** Milliseconds since the epoch. */
+  lastUsed: number;
+}
+
+const ENTRY_NAME = /^(.+)-(toolchain|dependencies|hol|afp|workspace)-([0-9a-f]{12})(?:\.src)?(?:\.tmp-(\d+))?$/;
+
+export interface EntryDir {
+  /** The directory's name in the cache root, and its path. */
+  name: string;
+  dir: string;
+  /** The project or shared library it belongs to (`proj`, `lean-v4.21.0`, `isabelle-Isabelle2024`). */
+  owner: string;
+  kind: EntryKind;
+  /** The first 12 hex digits of its key. */
+  key: string;
+  /** Its manifest is in place (an entry is moved in only when complete). */
+  complete: boolean;
+  /** A build directory (`….tmp-<pid>`) and whether its process still runs. */
+  build?: { pid: number; running: boolean };
+  bytes: number;
+  usedBy: ProjectUse[];
+  /** The latest use recorded, else the directory's modification time. */
+  lastUsed: number;
+}
+
+/** Record that `project` uses the entry at `dir` (never throws: a read-only cache just keeps no record). */
+export function noteUse(dir: string, project: Omit<ProjectUse, 'lastUsed'>, now = Date.now()): void {
+  try {
+    const users = readUsedBy(dir).filter((u) => u.root !== project.root);
+    users.push({ ...project, lastUsed: now });
+    const tmp = join(dir, `${USED_BY_FILE}.tmp-${process.pid}`);
+    writeFileSync(tmp, JSON.stringify({ projects: users }, null, 1) + '\n');
+    renameSync(tmp, join(dir, USED_BY_FILE));
+  } catch {
+    /* no record */
+  }
+}
+
+/** The projects recorded in an entry (none when the file is missing or not ours). */
+export function readUsedBy(dir: string): ProjectUse[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(join(dir, USED_BY_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+  const list = (data as { projects?: unknown })?.projects;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((u): ProjectUse[] => {
+    const { root, prover, isabelleCommand, lastUsed } = (u ?? {}) as Record<string, unknown>;
+    if (typeof root !== 'string' || (prover !== 'lean' && prover !== 'isabelle') || typeof lastUsed !== 'number') return [];
+    return [{ root, prover, lastUsed, ...(typeof isabelleCommand === 'string' ? { isabelleCommand } : {}) }];
+  });
+}
+
+/** The entry directories in the cache root, by name. */
+export function listEntryDirs(cache: string): EntryDir[] {
+  let names: string[];
+  try {
+    names = readdirSync(cache).sort();
+  } catch {
+    return [];
+  }
+  const out: EntryDir[] = [];
+  for (const name of names) {
+    const m = ENTRY_NAME.exec(name);
+    const dir = join(cache, name);
+    if (!m || !isRealDir(dir)) continue;
+    const pid = m[4] === undefined ? undefined : Number(m[4]);
+    const usedBy = pid === undefined ? readUsedBy(dir) : [];
+    const mtime = lstatSync(dir).mtimeMs;
+    out.push({
+      name,
+      dir,
+      owner: m[1]!,
+      kind: m[2] as EntryKind,
+      key: m[3]!,
+      complete: pid === undefined && isFile(join(dir, 'manifest.json')),
+      ...(pid === undefined ? {} : { build: { pid, running: alive(pid) } }),
+      bytes: treeBytes(dir),
+      usedBy,
+      lastUsed: usedBy.length ? Math.max(...usedBy.map((u) => u.lastUsed)) : mtime,
+    });
+  }
+  return out;
+}
+
+/** Remove one entry directory of the cache root; refuses anything else (returns false). */
+export function removeEntryDir(cache: string, entry: Pick<EntryDir, 'name'>): boolean {
+  const root = resolve(cache);
+  const dir = join(root, entry.name);
+  if (!ENTRY_NAME.test(entry.name) || resolve(dir, '..') !== root || !isRealDir(dir)) return false;
+  rmSync(dir, { recursive: true, force: true });
+  return true;
+}
+
+function isRealDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Bytes of the files under `dir`, links not followed. */
+function treeBytes(dir: string): number {
+  let total = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const n of names) {
+    const p = join(dir, n);
+    try {
+      const st = lstatSync(p);
+      total += st.isDirectory() ? treeBytes(p) : st.isFile() ? st.size : 0;
+    } catch {
+      /* vanished */
+    }
+  }
+  return total;
+}

@@ -1,0 +1,87 @@
+/**
+ * The automatic index cache judged against the projects that use it (for
+ * `premise-lsp cache` and `doctor`): an entry is fresh when the automatic index
+ * of a project recorded in it (indexes/src/cache-dir.ts) would use it now, stale
+ * when none would (its project changed, moved or is gone; a newer encoder or
+ * index format), unknown when no project is recorded in it, and a build
+ * directory is building while its process runs, else a leftover.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { listEntryDirs, type EntryDir, type ProjectUse } from '../../../indexes/src/cache-dir.js';
+import { isComplete, isLakeProject, type CacheEntry } from '../../../indexes/src/packages.js';
+import { theoryFiles } from '../../../indexes/src/isabelle-sessions.js';
+import { Logger } from '../lsp/log.js';
+import { autoIndexPlan, type AutoIndexOptions, type AutoIndexPlan } from './auto-index.js';
+
+export type EntryState = 'fresh' | 'stale' | 'unknown' | 'building' | 'leftover';
+
+export interface EntryReport extends EntryDir {
+  state: EntryState;
+}
+
+export interface CacheReportOptions {
+  /** Environment for finding toolchains (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** As in AutoIndexOptions (default: the shipped encoder). */
+  encoderDir?: string | null;
+}
+
+/** Every entry directory of the cache root with its state. */
+export async function cacheReport(cache: string, opts: CacheReportOptions = {}): Promise<EntryReport[]> {
+  const plans = new Map<string, Promise<Set<string> | undefined>>();
+  const used = (u: ProjectUse) => {
+    const id = `${u.prover}\0${u.root}\0${u.isabelleCommand ?? ''}`;
+    if (!plans.has(id)) plans.set(id, planDirs(u, cache, opts));
+    return plans.get(id)!;
+  };
+  const out: EntryReport[] = [];
+  for (const e of listEntryDirs(cache)) {
+    let state: EntryState;
+    if (e.build) state = e.build.running ? 'building' : 'leftover';
+    else if (!e.complete) state = 'leftover';
+    else if (!e.usedBy.length) state = 'unknown';
+    else {
+      state = 'stale';
+      for (const u of e.usedBy) if ((await used(u))?.has(resolve(e.dir))) state = 'fresh';
+    }
+    out.push({ ...e, state });
+  }
+  return out;
+}
+
+/** The entry directories a project's automatic index would use now (undefined: the project is gone or cannot be indexed). */
+async function planDirs(u: ProjectUse, cache: string, opts: CacheReportOptions): Promise<Set<string> | undefined> {
+  if (!existsSync(u.root)) return undefined;
+  try {
+    const plan = await autoIndexPlan({ root: u.root, prover: u.prover, isabelleCommand: u.isabelleCommand, cache, env: opts.env, encoderDir: opts.encoderDir, log: new Logger(() => {}, 'error') });
+    return new Set([...plan.full, ...plan.sparse].map((e) => resolve(e.dir)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the cache holds of one planned entry: with vectors, sparse-only (served while the vectors are built), or nothing yet. */
+export type PlannedState = 'hybrid' | 'sparse-only' | 'missing';
+
+export function plannedStates(plan: AutoIndexPlan): { entry: CacheEntry; state: PlannedState; dir: string }[] {
+  return plan.full.map((f, i) => {
+    const s = plan.sparse[i]!;
+    if (isComplete(f)) return { entry: f, state: 'hybrid' as const, dir: f.dir };
+    if (s !== f && isComplete(s)) return { entry: f, state: 'sparse-only' as const, dir: s.dir };
+    return { entry: f, state: 'missing' as const, dir: f.dir };
+  });
+}
+
+/** A project's automatic index options from a directory: a Lake project is Lean, else a directory with an Isabelle `ROOT`/`ROOTS` or theories is Isabelle. */
+export function projectOptions(dir: string): Pick<AutoIndexOptions, 'root' | 'prover'> | string {
+  const root = resolve(dir);
+  if (!existsSync(root)) return `no such directory: ${dir}`;
+  return { root, prover: kindOf(root) };
+}
+
+function kindOf(root: string): 'lean' | 'isabelle' {
+  if (isLakeProject(root)) return 'lean';
+  if (existsSync(resolve(root, 'ROOT')) || existsSync(resolve(root, 'ROOTS')) || theoryFiles(root).length) return 'isabelle';
+  return 'lean'; // and the plan says it is not a Lake project
+}
