@@ -374,12 +374,28 @@ at its declaration instead of inserting its name."
   "The premise-lsp program part of `premise-lsp-command' (before \"serve\")."
   (cl-loop for w in premise-lsp-command until (equal w "serve") collect w))
 
-(defun premise-lsp--doctor-run (argv)
-  "Run ARGV; (EXIT-CODE . OUTPUT), EXIT-CODE a string when it could not run."
-  (with-temp-buffer
-    (let ((code (condition-case e (apply #'call-process (car argv) nil t nil (cdr argv))
-                  (error (error-message-string e)))))
-      (cons code (string-trim (buffer-string))))))
+(defun premise-lsp--doctor-run (argv &optional timeout)
+  "Run ARGV for at most TIMEOUT seconds (default 60); (EXIT-CODE . OUTPUT).
+EXIT-CODE is a string when it could not run or did not finish in time (a
+command that hangs does not hang the doctor)."
+  (let* ((buf (generate-new-buffer " *premise-lsp doctor run*"))
+         (proc (condition-case e
+                   (make-process :name "premise-lsp-doctor-run" :command argv :buffer buf
+                                 :connection-type 'pipe :noquery t :sentinel #'ignore)
+                 (error (error-message-string e)))))
+    (unwind-protect
+        (if (stringp proc)
+            (cons proc "")
+          (process-send-eof proc)
+          (let ((deadline (+ (float-time) (or timeout 60))))
+            (while (and (process-live-p proc) (< (float-time) deadline))
+              (accept-process-output proc 0.05)))
+          (if (process-live-p proc)
+              (progn (delete-process proc)
+                     (cons "timeout" (format "%s did not finish within %d s" (string-join argv " ") (or timeout 60))))
+            (accept-process-output proc 0)
+            (cons (process-exit-status proc) (string-trim (with-current-buffer buf (buffer-string))))))
+      (kill-buffer buf))))
 
 (defun premise-lsp--doctor-server (base timeout)
   "Start BASE serve --stdio (standalone, no automatic index) and send initialize.
@@ -468,10 +484,12 @@ A list of (SECTION LEVEL TEXT); LEVEL is `ok', `warning', `error' or `info'."
             (pcase-let ((`(,code . ,out) (premise-lsp--doctor-run (append base (list "doctor" root)))))
               (if (and (not (equal code 0)) (string-match-p "unknown command \"doctor\"" out))
                   (add "index" 'warning "this premise-lsp has no `doctor' command (update it to see the index and cache state)")
-                (add "index" (if (equal code 0) 'ok 'warning)
-                     (format "premise-lsp doctor %s%s" root (if (equal code 0) "" (format " exited %s" code))))
+                (add "index" 'info (format "premise-lsp doctor %s%s:" root (if (equal code 0) "" (format " (exit %s)" code))))
+                ;; its lines: "✓ check", or "✗ check" followed by indented "fix: ..." lines
                 (dolist (line (split-string out "\n" t))
-                  (add "index" 'info line)))))))
+                  (cond ((string-prefix-p "✓ " line) (add "index" 'ok (substring line 2)))
+                        ((string-prefix-p "✗ " line) (add "index" 'error (substring line 2)))
+                        (t (add "index" 'info (string-trim line))))))))))
       (let ((upstream (premise-lsp--upstream major-mode)))
         (pcase-dolist (`(,kind . ,programs) '((lean "lake" "lean") (isabelle "isabelle")))
           (let ((found (cl-loop for p in programs for path = (executable-find p)

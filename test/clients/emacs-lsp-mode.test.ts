@@ -106,8 +106,10 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(out.snippet_names).toContain('Proj.quux_wibble');
   });
 
-  it('a window/showMessage from behind the proxy (a missing index, sent by the fake Lean here) is in *Messages*', () => {
-    expect(out.show_message, log()).toContain('premise-lsp: no index at /nonexistent/idx');
+  it('an index that does not exist, premise-lsp in front of lean4-mode\'s client: its window/showMessage is in *Messages*', () => {
+    const line = (out.show_message as string).split('\n').find((l) => l.includes('could not load the premise index'));
+    expect(line, log()).toContain('/nonexistent/premise-lsp-idx');
+    expect(line).toContain('premise-lsp index');
   });
 
   it('the add-on in plain .lean/.thy buffers: lsp-mode knows their language ids, *Warnings* stays empty', () => {

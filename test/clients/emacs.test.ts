@@ -105,7 +105,9 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     expect(out.doctor_missing).toMatch(/ERROR +`premise-lsp-not-installed-here' is not installed or not on PATH/);
   });
 
-  it('a window/showMessage (a missing index, from a fake server here) is in *Messages*', () => {
-    expect(out.show_message).toContain('premise-lsp: no index at /nonexistent/idx');
+  it('an index that does not exist: the server\'s window/showMessage is in *Messages*, naming it and the command that builds one', () => {
+    const line = (out.show_message as string).split('\n').find((l) => l.includes('could not load the premise index'));
+    expect(line, log()).toContain('/nonexistent/premise-lsp-idx');
+    expect(line).toContain('premise-lsp index');
   });
 });

@@ -80,7 +80,8 @@ export function globalInstall(): { prefix: string; env: Record<string, string> }
   symlinkSync(ROOT, join(prefix, 'lib', 'node_modules', 'premise-lsp'));
   symlinkSync('../lib/node_modules/premise-lsp/dist/cli.js', join(prefix, 'bin', 'premise-lsp')); // as npm links it
   const lake = join(prefix, 'bin', 'lake');
-  writeFileSync(lake, `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'test/doubles/fake-lean.mjs')}"\n`);
+  // `lake --version` answers as Lake does (premise-lsp doctor asks it); any other use is `lake serve`: the fake Lean
+  writeFileSync(lake, `#!/bin/sh\nif [ "$1" = --version ]; then echo 'Lake version 5.0.0-fake (Lean version 4.0.0-fake)'; exit 0; fi\nexec "${process.execPath}" "${join(ROOT, 'test/doubles/fake-lean.mjs')}"\n`);
   chmodSync(lake, 0o755);
   const node = join(prefix, 'bin', 'node'); // dist/cli.js's `#!/usr/bin/env node`: this node
   symlinkSync(process.execPath, node);

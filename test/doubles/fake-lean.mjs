@@ -26,8 +26,6 @@
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
 // FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
 // FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it).
-// FAKE_SHOW_MESSAGE (after `initialized`, one `window/showMessage` of type Error with this text, as
-// premise-lsp sends for a missing index: the editor clients' tests check that the user sees it).
 import { existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
 
@@ -163,7 +161,6 @@ listen((msg) => {
       }
       return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.3.0' } }));
     case 'initialized':
-      if (process.env.FAKE_SHOW_MESSAGE) notify('window/showMessage', { type: 1, message: process.env.FAKE_SHOW_MESSAGE });
       // FAKE_BAD_REGISTRATION: also a registration whose `registrations` is not a list (garbage)
       if (process.env.FAKE_BAD_REGISTRATION) request('bad_registration', 'client/registerCapability', { registrations: 'lean_watcher' });
       return request('register_lean_watcher', 'client/registerCapability', {

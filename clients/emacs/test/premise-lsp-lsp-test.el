@@ -373,16 +373,17 @@
 ;;;; The server's messages
 
 (ert-deftest premise-lsp-lsp-test-show-message ()
-  "A window/showMessage from behind premise-lsp (proxy) reaches the echo area and *Messages*."
-  (let ((alert "premise-lsp: no index at /nonexistent/idx: build it with premise-lsp index --out /nonexistent/idx <sources>"))
-    (unwind-protect
-        (let ((process-environment (cons (concat "FAKE_SHOW_MESSAGE=" alert) process-environment)))
-          (premise-lsp-lsp-proxy-mode 1)
-          (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("premise-lsp+lean4-lsp"))
-            (premise-lsp-test--wait "the message in *Messages*"
-                                    (lambda () (string-match-p (regexp-quote alert) (premise-lsp-test--messages))))
-            (premise-lsp-test--observe "show_message" (premise-lsp-test--messages))))
-      (premise-lsp-lsp-proxy-mode -1))))
+  "An index that does not exist, premise-lsp in front of lean4-mode's client: its window/showMessage
+reaches the echo area and *Messages*."
+  (unwind-protect
+      (let ((premise-lsp-test--server '("premise-lsp" "serve" "--stdio")) ; the global install, serving the index setting
+            (premise-lsp-index "/nonexistent/premise-lsp-idx"))
+        (premise-lsp-lsp-proxy-mode 1)
+        (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("premise-lsp+lean4-lsp"))
+          (premise-lsp-test--wait "the message in *Messages*"
+                                  (lambda () (string-match-p "could not load the premise index" (premise-lsp-test--messages))))
+          (premise-lsp-test--observe "show_message" (premise-lsp-test--messages))))
+    (premise-lsp-lsp-proxy-mode -1)))
 
 ;;;; lsp-mode's language ids: no *Warnings* in the buffers premise-lsp attaches to
 

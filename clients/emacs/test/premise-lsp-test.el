@@ -280,19 +280,15 @@ opened the file, from `post-command-hook', which is run here."
       (premise-lsp-test--observe "doctor_missing" report)
       (should (string-match-p "ERROR +`premise-lsp-not-installed-here' is not installed or not on PATH: npm install -g" report)))))
 
-(defvar premise-lsp-test--alert
-  "premise-lsp: no index at /nonexistent/idx: build it with premise-lsp index --out /nonexistent/idx <sources>"
-  "What premise-lsp sends as window/showMessage for a missing index (the fake Lean sends it here).")
-
 (ert-deftest premise-lsp-test-show-message ()
-  "The server's window/showMessage is in the echo area and *Messages*."
-  (let ((process-environment (cons (concat "FAKE_SHOW_MESSAGE=" premise-lsp-test--alert) process-environment)))
+  "An index that does not exist: the server's window/showMessage is in the echo area and *Messages*."
+  (let ((premise-lsp-index "/nonexistent/premise-lsp-idx"))
     (premise-lsp-test--with-server
-      :server premise-lsp-test--fake-lean
+      :server '("premise-lsp" "serve" "--stdio") ; the global install, serving the index setting
       (let ((seen (premise-lsp-test--wait-until
                    "the message in *Messages*"
                    (lambda () (let ((m (premise-lsp-test--messages)))
-                                (and (string-match-p (regexp-quote premise-lsp-test--alert) m) m))))))
+                                (and (string-match-p "could not load the premise index" m) m))))))
         (premise-lsp-test--observe "show_message" seen)))))
 
 ;;;; Awkward moments

@@ -27,9 +27,39 @@ local function base_command(pl)
   return base
 end
 
-local function run(argv)
-  local out = vim.fn.system(argv)
-  return vim.v.shell_error, vim.trim(out or '')
+--- Run `argv`: exit code and output (stdout, then stderr), at most `timeout_ms`
+--- (a command that hangs gives -1 and says so, instead of hanging :checkhealth).
+local function run(argv, timeout_ms)
+  timeout_ms = timeout_ms or 60000
+  local out, errs, code = {}, {}, nil
+  local ok_start, job = pcall(vim.fn.jobstart, argv, {
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      out = data
+    end,
+    on_stderr = function(_, data)
+      errs = data
+    end,
+    on_exit = function(_, c)
+      code = c
+    end,
+  })
+  if not ok_start or job <= 0 then
+    return -1, 'could not run ' .. table.concat(argv, ' ')
+  end
+  pcall(vim.fn.chanclose, job, 'stdin')
+  local done = vim.wait(timeout_ms, function()
+    return code ~= nil
+  end, 50)
+  if not done then
+    pcall(vim.fn.jobstop, job)
+    return -1, string.format('%s did not finish within %d s', table.concat(argv, ' '), timeout_ms / 1000)
+  end
+  vim.wait(1000, function()
+    return out ~= nil and errs ~= nil
+  end, 10)
+  return code, vim.trim(table.concat(out or {}, '\n') .. '\n' .. table.concat(errs or {}, '\n'))
 end
 
 local function first_line(s)
@@ -91,6 +121,20 @@ local function try_server(base, timeout_ms)
   return nil, (reply.result and reply.result.serverInfo) or {}
 end
 
+--- The buffer the user ran :checkhealth from: :checkhealth shows its report in a
+--- new buffer of its own before the checks run, so that one is the alternate buffer.
+local function user_buffer()
+  local cur = vim.api.nvim_get_current_buf()
+  if vim.api.nvim_buf_get_name(cur) ~= '' and vim.api.nvim_buf_get_option(cur, 'buftype') == '' then
+    return cur
+  end
+  local alt = vim.fn.bufnr('#')
+  if alt > 0 and vim.api.nvim_buf_is_valid(alt) then
+    return alt
+  end
+  return cur
+end
+
 function M.check()
   local pl = require('premise-lsp')
   start('premise-lsp: server')
@@ -124,7 +168,7 @@ function M.check()
   end
 
   start('premise-lsp: index')
-  local root = pl.find_root(vim.api.nvim_get_current_buf())
+  local root = pl.find_root(user_buffer())
   local index = pl.settings().index
   if index then
     if vim.fn.filereadable(index .. '/manifest.json') == 1 then
@@ -142,10 +186,25 @@ function M.check()
   if code ~= 0 and out:match('unknown command "doctor"') then
     warn('this premise-lsp has no `doctor` command (update it to see the index and cache state)')
   else
-    local report = code == 0 and ok or warn
-    report('premise-lsp doctor ' .. root .. (code == 0 and '' or (' exited ' .. code)))
-    for _, line in ipairs(vim.split(out, '\n', { trimempty = true })) do
-      info(line)
+    info('premise-lsp doctor ' .. root .. (code == 0 and '' or (' (exit ' .. code .. ')')) .. ':')
+    -- its lines: "✓ check", or "✗ check" followed by indented "fix: …" lines
+    local lines = vim.split(out, '\n', { trimempty = true })
+    local i = 1
+    while i <= #lines do
+      local line = lines[i]
+      if vim.startswith(line, '✓ ') then
+        ok(line:sub(#'✓ ' + 1))
+      elseif vim.startswith(line, '✗ ') then
+        local advice = {}
+        while lines[i + 1] and lines[i + 1]:match('^%s') do
+          i = i + 1
+          table.insert(advice, vim.trim(lines[i]))
+        end
+        err(line:sub(#'✗ ' + 1), advice)
+      else
+        info(line)
+      end
+      i = i + 1
     end
   end
 
