@@ -104,6 +104,8 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(snippet('docs/editors.md', 'emacs-lsp-mode').body).not.toMatch(/premise-lsp-index/);
     expect(out.snippet_command?.slice(0, 6), log()).toEqual(['premise-lsp', 'serve', '--stdio', '--flavor', 'lean', '--']);
     expect(out.snippet_names).toContain('Proj.quux_wibble');
+    // the package's directory, found beside the premise-lsp command of the install
+    expect(out.snippet_load_path?.map((d: string) => realpathSync(d))).toEqual([realpathSync(join(ROOT, 'clients/emacs'))]);
   });
 
   it('an index that does not exist, premise-lsp in front of lean4-mode\'s client: its window/showMessage is in *Messages*', () => {

@@ -95,6 +95,8 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
       expect(cmd?.slice(0, 4), name).toEqual(['premise-lsp', 'serve', '--stdio', '--lean']);
       expect(root(cmd)).toBe(project.root);
       expect(out[`${key}_names`]).toContain('Proj.quux_wibble');
+      // the package's directory, found beside the premise-lsp command of the install
+      expect(out[`${key}_load_path`]?.map((d: string) => realpathSync(d))).toEqual([realpathSync(join(ROOT, 'clients/emacs'))]);
     }
   });
 

@@ -350,7 +350,7 @@
           (premise-lsp-settings nil))
       (unwind-protect
           (progn
-            (premise-lsp-test--eval-snippet snippet)
+            (premise-lsp-test--observe "snippet_load_path" (vconcat (premise-lsp-test--eval-snippet snippet)))
             (lsp-workspace-folders-add root) ; lsp-mode's "import project root?", answered
             (setq buf (find-file-noselect file))
             (with-current-buffer buf

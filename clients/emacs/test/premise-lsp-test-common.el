@@ -86,13 +86,20 @@
   (getenv (concat "PREMISE_LSP_TEST_SNIPPET_" (upcase (replace-regexp-in-string "[^[:alnum:]]" "_" name)))))
 
 (defun premise-lsp-test--eval-snippet (text)
-  "Evaluate every form of TEXT, in order, as `load' would."
-  (with-temp-buffer
-    (insert text)
-    (goto-char (point-min))
-    (condition-case nil
-        (while t (eval (read (current-buffer)) t))
-      (end-of-file nil))))
+  "Evaluate every form of TEXT, in order, as `load' would.
+Returns the directories it added to `load-path', which it sees without the
+suite's own clients/emacs entry (premise-lsp.el is already loaded from there,
+so these show where the snippet would load it from)."
+  (let* ((own (directory-file-name (file-truename (file-name-directory (locate-library "premise-lsp")))))
+         (load-path (cl-remove-if (lambda (d) (equal (directory-file-name (file-truename d)) own)) load-path))
+         (before load-path))
+    (with-temp-buffer
+      (insert text)
+      (goto-char (point-min))
+      (condition-case nil
+          (while t (eval (read (current-buffer)) t))
+        (end-of-file nil)))
+    (cl-remove-if (lambda (d) (member d before)) load-path)))
 
 (defmacro premise-lsp-test--keeping-hooks (hooks &rest body)
   "Run BODY, then give the hook variables HOOKS back their values."

@@ -226,7 +226,8 @@ opened the file, from `post-command-hook', which is run here."
             (buf nil))
         (unwind-protect
             (progn
-              (premise-lsp-test--eval-snippet snippet)
+              (premise-lsp-test--observe (concat (string-replace "-" "_" name) "_load_path")
+                                         (vconcat (premise-lsp-test--eval-snippet snippet)))
               (setq buf (find-file-noselect file))
               (with-current-buffer buf
                 (lean4-mode)
