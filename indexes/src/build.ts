@@ -20,6 +20,7 @@ import type { OnProgress } from './progress.js';
 import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { buildBeside } from './store/staging.js';
+import { dataDir } from './store/data-dir.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExternalRefs } from './external-refs.js';
@@ -33,6 +34,8 @@ export interface Corpus {
   /** Files read (not counting the skipped ones). */
   files: number;
   skippedFiles: number;
+  /** Links not followed, their target outside the source root walked (each also a warning). */
+  linksSkipped: number;
   duplicates: number;
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
@@ -64,8 +67,9 @@ export async function extractCorpus(
   externalStatement?: AliasTargets,
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
-  const { files, warnings, skipped } = discoverSources(inputs, discover);
+  const { files, warnings, skipped, links = [] } = discoverSources(inputs, discover);
   for (const w of skipped) warnings.push(w); // not push(...skipped): a tree can hold more entries than a call takes arguments
+  for (const w of links) warnings.push(w);
   prof.lap('walk');
   const decls: ExtractedDecl[] = [];
   const own = new Set<string>();
@@ -92,7 +96,7 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, duplicates, warnings, own, formalTerms };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms };
 }
 
 export interface BuildOptions {
@@ -104,6 +108,8 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Also index each source's `.lake/packages/*` (default true). */
   packages?: boolean;
+  /** Follow links whose target leaves the source root being walked (default false; see extract/walk.ts). */
+  followLinks?: boolean;
   /**
    * Index directories whose premises this corpus's proofs may reference (a
    * workspace's dependencies): such references are kept in `external-refs.json`.
@@ -128,6 +134,8 @@ export interface BuildSummary {
   files: number;
   declarations: number;
   skipped: number;
+  /** Links not followed (their target leaves the source root walked); also among `warnings`. */
+  linksSkipped: number;
   warnings: string[];
   seconds: number;
 }
@@ -156,7 +164,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const external = against.names;
   let corpus: Corpus;
   try {
-    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages }, external, {}, against.statementOf);
+    corpus = await extractCorpus(opts.sources, opts.onProgress, { packages: opts.packages, followLinks: opts.followLinks }, external, {}, against.statementOf);
   } finally {
     against.close();
   }
@@ -226,6 +234,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
     files: corpus.files,
     declarations: n,
     skipped: corpus.skippedFiles + corpus.warnings.length,
+    linksSkipped: corpus.linksSkipped,
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };
@@ -264,7 +273,7 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   const t0 = performance.now();
   rememberIdentifiers(CORPUS_IDENTIFIERS);
   const m = readManifest(opts.from);
-  const table = PremiseTable.open(join(opts.from, 'premises.bin'));
+  const table = PremiseTable.open(join(dataDir(opts.from), 'premises.bin'));
   const n = table.size;
   const dim = opts.encoder.dim;
   // the informal field when the sparse-only build left it for this step
@@ -284,12 +293,13 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   }
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
-  if (existsSync(join(opts.from, EXTERNAL_REFS_FILE))) copyFileSync(join(opts.from, EXTERNAL_REFS_FILE), join(opts.out, EXTERNAL_REFS_FILE));
+  const refs = join(dataDir(opts.from), EXTERNAL_REFS_FILE);
+  if (existsSync(refs)) copyFileSync(refs, join(opts.out, EXTERNAL_REFS_FILE));
   const encoder = encoderRef(opts.encoder, opts.encoderDir);
   const manifest = n
     ? await writeDenseCopy(opts.out, opts.from, { vectors, dim, encoder }, (done, total) => opts.onProgress?.({ phase: 'ann', done, total }), informal)
     : await writeIndexDir(opts.out, { infos: [], graph: { offsets: new Uint32Array(1), targets: new Uint32Array(0) }, ...emptyFields(opts.from), sources: m.sources, stats: m.stats });
-  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
+  return { manifest, files: m.stats.files ?? 0, declarations: n, skipped: m.stats.skippedFiles ?? 0, linksSkipped: 0, warnings: [], seconds: (performance.now() - t0) / 1000 };
 }
 
 function emptyFields(dir: string) {

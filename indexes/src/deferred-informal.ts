@@ -14,6 +14,7 @@ import type { PremiseRecord } from './extract/record.js';
 import { buildInformalField } from './sparse/fields.js';
 import type { Bm25Index } from './sparse/bm25.js';
 import type { PremiseTable } from './store/premises.js';
+import { dataDir } from './store/data-dir.js';
 
 export const DEFERRED_INFORMAL_FILE = 'deferred-informal.json';
 const FORMAT = 'premise-lsp-deferred-informal';
@@ -44,12 +45,12 @@ export function writeDeferredInformal(dir: string, d: DeferredInformal): void {
 }
 
 export function hasDeferredInformal(dir: string): boolean {
-  return existsSync(join(dir, DEFERRED_INFORMAL_FILE));
+  return existsSync(join(dataDir(dir), DEFERRED_INFORMAL_FILE));
 }
 
 /** The sidecar of `dir`, checked against its `premises` premises; throws with the file's name when it does not fit. */
 export function readDeferredInformal(dir: string, premises: number): DeferredInformal {
-  const path = join(dir, DEFERRED_INFORMAL_FILE);
+  const path = join(dataDir(dir), DEFERRED_INFORMAL_FILE);
   let d: { format?: unknown; contexts?: unknown; ids?: unknown };
   try {
     d = JSON.parse(readFileSync(path, 'utf8'));

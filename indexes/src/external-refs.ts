@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AliasTargets } from './extract/alias-types.js';
 import type { PremiseRecord } from './extract/record.js';
 import { PremiseTable } from './store/premises.js';
+import { dataDir } from './store/data-dir.js';
 
 export const EXTERNAL_REFS_FILE = 'external-refs.json';
 const FORMAT = 'premise-lsp-external-refs';
@@ -31,7 +32,7 @@ export interface ExternalIndexes {
 
 /** Opens the given index directories' premise tables (records read on demand) until `close`. */
 export function openExternal(dirs: string[]): ExternalIndexes {
-  const tables = dirs.map((dir) => PremiseTable.open(join(dir, 'premises.bin')));
+  const tables = dirs.map((dir) => PremiseTable.open(join(dataDir(dir), 'premises.bin')));
   const names = new Set<string>();
   for (const table of tables) for (let i = 0; i < table.size; i++) names.add(table.name(i));
   const statementOf: AliasTargets = (name) => {
@@ -77,7 +78,7 @@ export function writeExternalRefs(dir: string, x: ExternalRefs): void {
  * when the file is malformed.
  */
 export function readExternalRefs(dir: string, size: number): Map<number, string[]> | undefined {
-  const path = join(dir, EXTERNAL_REFS_FILE);
+  const path = join(dataDir(dir), EXTERNAL_REFS_FILE);
   if (!existsSync(path)) return undefined;
   const bad = (why: string) => new Error(`${path}: ${why}; delete the index to rebuild it`);
   let x: Partial<ExternalRefs> & { format?: unknown };

@@ -209,7 +209,7 @@ export interface CacheEntry {
   kind: EntryKind;
   /** Covers this entry's sources and the keys of the entries before it (its references resolve against them). */
   key: string;
-  /** `<cache>/<name>-<kind>-<key12>` (the toolchain entry is named after the toolchain, not the project). */
+  /** `<cache>/<name>-<kind>-<key12>`, the name cut to 64 characters (the toolchain entry is named after the toolchain, not the project). */
   dir: string;
   /** What to index: the dependency directories, or the project root (none for the toolchain: see `links`). */
   sources: string[];
@@ -231,12 +231,18 @@ export interface EntrySpec {
   links?: Record<string, string>;
 }
 
+/**
+ * The name part of an entry's directory name, at most 64 characters: a file
+ * name has 255 at most, and the key, not the name, makes entries unique.
+ */
+export const entryNamePart = (name: string) => name.slice(0, 64);
+
 /** Cache entries in build order, each key covering the keys of the entries before it (references resolve against them). */
 export function chainEntries(cache: string, specs: EntrySpec[]): CacheEntry[] {
   const out: CacheEntry[] = [];
   for (const s of specs) {
     const key = out.length ? sha1([s.ownKey, ...out.map((e) => e.key)]) : s.ownKey;
-    const e: CacheEntry = { kind: s.kind, key, dir: join(cache, `${s.name}-${s.kind}-${key.slice(0, 12)}`), sources: s.sources, packages: s.packages };
+    const e: CacheEntry = { kind: s.kind, key, dir: join(cache, `${entryNamePart(s.name)}-${s.kind}-${key.slice(0, 12)}`), sources: s.sources, packages: s.packages };
     out.push(s.links ? { ...e, links: s.links } : e);
   }
   return out;
@@ -328,7 +334,7 @@ export function pruneWorkspaceEntries(project: { name: string; root: string }, k
   } catch {
     return;
   }
-  const prefix = `${project.name}-workspace-`;
+  const prefix = `${entryNamePart(project.name)}-workspace-`;
   for (const n of names) {
     const dir = join(cache, n);
     if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir) continue;

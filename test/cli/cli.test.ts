@@ -83,7 +83,7 @@ describe('premise-lsp index/query (sparse)', () => {
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.out);
     expect(rep).toMatchObject({ dataset: 'leandojo', mode: 'bm25', total: 3, resolved: 2 });
-    expect(Object.keys(rep.metrics)).toEqual(['R@1', 'R@5', 'R@10', 'R@100', 'nDCG@10', 'MRR']);
+    expect(Object.keys(rep.metrics)).toEqual(['R@1', 'R@5', 'R@10', 'R@16', 'R@32', 'R@100', 'nDCG@10', 'MRR']);
     expect(rep.metrics['R@10']).toBe(1);
     const plain = JSON.parse(run(['eval', '--index', index, '--dataset', 'leandojo', data, '--mode', 'bm25-plain', '--json']).out);
     expect(plain).toMatchObject({ mode: 'bm25-plain', resolved: 2 });

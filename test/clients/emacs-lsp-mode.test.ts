@@ -124,3 +124,39 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(out.add_on_visit_unknown).toMatch(/the source of Nat\.le_of_lt_succ is not known/);
   });
 });
+
+describe.skipIf(skip !== undefined)('emacs live picker under lsp-mode (emacs --batch, ERT, the sample\'s index)', () => {
+  let proc: Run;
+  let out: any;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'premise-lsp-lsp-mode-picker-'));
+    const outPath = join(dir, 'out.json');
+    const index = join(dir, 'sample-idx');
+    await buildIndex({ sources: [SAMPLE], out: index });
+    proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-picker-lsp-test.el'), '--eval', '(ert-run-tests-batch-and-exit "premise-lsp-picker-")'], {
+      env: {
+        PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
+        PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
+        PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]),
+        PREMISE_LSP_TEST_FAKE_ISABELLE: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-isabelle.mjs')]),
+        PREMISE_LSP_TEST_FIXTURES: join(ROOT, 'test/fixtures/lsp'),
+        PREMISE_LSP_TEST_OUT: outPath,
+        HOME: dir,
+      },
+      timeoutMs: 40_000,
+    });
+    out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('premise-lsp-pick: a stale search is cancelled with $/cancelRequest (lsp-mode\'s cancel token), RET inserts the name', () => {
+    expectErtPassed(proc, 1);
+    expect(out.picker_lsp_cancel_notes, runLog(proc)).toHaveLength(1);
+    expect(out.picker_lsp_enter_line).toBe('  exact Sample.Order.abs_add_le');
+  });
+});

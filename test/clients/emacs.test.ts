@@ -42,6 +42,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
         PREMISE_LSP_TEST_PROJECT_FILE: project.wsFile,
         PREMISE_LSP_TEST_SNIPPET_EMACS_EGLOT: snippet('docs/editors.md', 'emacs-eglot').body,
         PREMISE_LSP_TEST_SNIPPET_EMACS_USE_PACKAGE: snippet('README.md', 'emacs-use-package').body,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_PICKER: snippet('docs/editors.md', 'emacs-picker').body,
         PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
         PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
         PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]), // a server that is not premise-lsp
@@ -61,7 +62,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 17 : 16));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 18 : 17));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');
@@ -100,6 +101,10 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     }
   });
 
+  it('docs/editors.md emacs-picker: C-c C-s runs premise-lsp-pick in lean4-mode buffers', () => {
+    expect(out.snippet_picker_key, log()).toBe('premise-lsp-pick');
+  });
+
   it('M-x premise-lsp-doctor: command, server start, no index setting, lake; errors for a missing index and a missing command', () => {
     expect(out.doctor_ok).toMatch(/OK +the server starts and answers initialize/);
     expect(out.doctor_ok).not.toMatch(/ERROR/);
@@ -111,5 +116,59 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     const line = (out.show_message as string).split('\n').find((l) => l.includes('could not load the premise index'));
     expect(line, log()).toContain('/nonexistent/premise-lsp-idx');
     expect(line).toContain('premise-lsp index');
+  });
+});
+
+describe.skipIf(skip !== undefined)('emacs live picker, premise-lsp-pick (emacs --batch, eglot, ERT, the sample\'s index)', () => {
+  let proc: Run;
+  let out: any;
+  let fixture: string;
+
+  beforeAll(async () => {
+    fixture = fixtureCopy('Complete.lean');
+    const outPath = join(dirname(fixture), 'emacs-picker-out.json');
+    const index = join(dirname(fixture), 'sample-idx');
+    await buildIndex({ sources: [SAMPLE], out: index });
+    proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-picker-test.el'), '--eval', '(ert-run-tests-batch-and-exit "premise-lsp-picker-")'], {
+      env: {
+        PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
+        PREMISE_LSP_TEST_FIXTURE: fixture,
+        PREMISE_LSP_TEST_OUT: outPath,
+      },
+      timeoutMs: 40_000,
+    });
+    out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
+  }, 60_000);
+
+  afterAll(() => {
+    if (fixture) rmSync(dirname(fixture), { recursive: true, force: true });
+  });
+
+  const log = () => `emacs ${runLog(proc)}`;
+
+  it('runs the picker\'s ERT tests with every one passing and none skipped', () => expectErtPassed(proc, 8));
+
+  it('in the minibuffer, *Completions* shows the results of the text as it is typed (replies arrive in a process filter)', () => {
+    expect(out.picker_completions, log()).toHaveLength(2);
+    expect(out.picker_completions[0]).toMatch(/Possible completions are:\nSample\.Lists\.length_append' /);
+    expect(out.picker_completions[1]).toMatch(/Possible completions are:\nSample\.Order\.abs_add_le /);
+  });
+
+  it('typing updates the results; the preview shows statement, docstring and module', () => {
+    expect(out.picker_sent, log()).toEqual(expect.arrayContaining(['length of a list append', 'triangle inequality']));
+    expect(out.picker_sent).not.toContain('tri'); // typed quickly: debounced
+    expect(out.picker_preview).toContain('|a + b| ≤ |a| + |b|');
+    expect(out.picker_preview).toContain('module Sample.Order');
+  });
+
+  it('a stale search is cancelled with $/cancelRequest', () => {
+    expect(out.picker_cancelled, log()).toHaveLength(1);
+  });
+
+  it('RET inserts the name; the jump key visits the source; \\le in the Lean input method is ≤ in the search', () => {
+    expect(out.picker_enter_line, log()).toBe('  exact Sample.Order.abs_add_le');
+    expect(out.picker_jump_file && realpathSync(out.picker_jump_file)).toBe(realpathSync(join(SAMPLE, 'lean/Sample/Order.lean')));
+    expect(out.picker_jump_line).toBe('/-- The triangle inequality for absolute values of integers. -/');
+    expect(out.picker_unicode).toBe('a ≤ b ∧ c');
   });
 });

@@ -70,4 +70,14 @@ describe.skipIf(skip !== undefined)('Neovim snippets, verbatim, on a global inst
     expect(out.rpc_connect.res).toEqual({ sessionId: '1' });
     expect(out.quickfix[0]).toMatch(/^Proj\.quux_wibble /);
   }, 120_000);
+
+  it('docs/editors.md nvim-picker: :PremisePick, its mapping and the picker\'s settings, the plugin on the automatic index', async () => {
+    const s = snippet('docs/editors.md', 'nvim-picker');
+    const { out } = await nvimSnippet('pickersnippet.lua', s.body, install.env, join(install.prefix, 'lib/node_modules/premise-lsp/clients/nvim'));
+    expect(out.command).toBe(2);
+    expect(out.mapping).toBe('<Cmd>PremisePick<CR>');
+    expect(out.picker).toEqual({ debounce_ms: 150, k: 30, jump: '<C-o>' });
+    expect(out.upstream).toBe('lean');
+    expect(out.index).toBeNull();
+  }, 60_000);
 });

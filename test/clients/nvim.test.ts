@@ -311,3 +311,122 @@ describe.skipIf(skip !== undefined)("neovim client: a missing index is shown in 
     expect(lines[0]).toContain('premise-lsp index');
   });
 });
+
+describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePick (built-in UI, headless nvim, the sample\'s index)', () => {
+  let out: any;
+  let dir: string;
+  const sample = join(ROOT, 'test/fixtures/sample');
+  const ok = (name: string) => expect(out.steps[name], `step ${name}`).toBe('ok');
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'premise-lsp-nvim-picker-'));
+    const index = join(dir, 'idx');
+    await buildIndex({ sources: [sample], out: index });
+    const file = join(dir, 'Scratch.lean');
+    copyFileSync(join(ROOT, 'test/fixtures/lsp/Complete.lean'), file);
+    const cmd = [process.execPath, SERVE, 'serve', '--stdio', '--index', index];
+    ({ out } = await nvimScript('picker.lua', file, join(dir, 'nvim-out.json'), { PREMISE_LSP_CMD: JSON.stringify(cmd) }));
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('with no picker plugin installed, the built-in floating prompt opens in insert mode', () => {
+    ok('typing');
+    expect(out.backend).toBe('builtin');
+    expect(out.prompt_mode).toBe('i');
+    expect(out.prompt_is_current).toBe(true);
+  });
+
+  it('typing updates the results; the preview shows statement, docstring and module', () => {
+    ok('typing');
+    expect(out.length_first).toMatch(/^Sample\.Lists\.length_append' /);
+    expect(out.triangle_first).toMatch(/^Sample\.Order\.abs_add_le /);
+    expect(out.sent).toEqual(expect.arrayContaining(['length of a list append', 'triangle inequality']));
+    const preview = out.triangle_preview.join('\n');
+    expect(preview).toMatch(/^Sample\.Order\.abs_add_le/);
+    expect(preview).toContain('|a + b| ≤ |a| + |b|');
+    expect(preview).toContain('The triangle inequality');
+    expect(preview).toContain('module Sample.Order');
+  });
+
+  it('a search sent while another is pending cancels it ($/cancelRequest) and its reply never reaches the results', () => {
+    ok('stale');
+    const s = out.stale;
+    expect(typeof s.id1).toBe('number');
+    expect(s.cancelled).toContain(s.id1);
+    expect(out.cancel_notes).toContain(s.id1);
+    expect(s.first_called).toBe(false);
+    expect(s.second_first).toBe('Sample.Order.abs_add_le');
+  });
+
+  it('Enter inserts the selected name at the cursor of the searched buffer, one undo step', () => {
+    ok('enter');
+    expect(out.enter_line).toBe('  exact Sample.Order.abs_add_le');
+    expect(out.enter_buffer_is_searched).toBe(true);
+    expect(out.enter_cursor[1]).toBe('  exact Sample.Order.abs_add_le'.length - 1); // normal mode: on the name's last character
+    expect(out.picker_closed).toBe(true);
+    expect(out.enter_undone).toBe(true);
+  });
+
+  it('Enter typed right after the text, before its results came: the top result of that text is inserted', () => {
+    ok('enter_fast');
+    expect(out.enter_fast_line).toBe('  exact Sample.Order.abs_add_le');
+  });
+
+  it("a result's import edit is applied with the name, in the same undo step", () => {
+    ok('import');
+    expect(out.import_accepted).toBe(true);
+    expect(out.import_first_line).toBe('import Sample.Lists');
+    expect(out.import_line).toBe('  exact Sample.Lists.rev_rev');
+    expect(out.import_cursor_line).toBe('  exact Sample.Lists.rev_rev');
+    expect(out.import_undone).toBe(true);
+  });
+
+  it("the jump key (<C-o>) opens the premise's source at its declaration", () => {
+    ok('jump');
+    const order = realpathSync(join(sample, 'lean/Sample/Order.lean'));
+    expect(realpathSync(out.jump_bufname)).toBe(order);
+    expect(out.jump_line).toMatch(/^\/-- The triangle inequality/);
+    expect(out.jump_next_line).toMatch(/^theorem abs_add_le /);
+  });
+
+  it("the jump key from a modified buffer with 'nohidden' opens the source in a split (:edit would fail)", () => {
+    ok('jump_modified');
+    expect(out.jump_modified.ok).toBe(true);
+    expect(realpathSync(out.jump_modified.bufname)).toBe(realpathSync(join(sample, 'lean/Sample/Order.lean')));
+    expect(out.jump_modified.split).toBe(true);
+    expect(out.jump_modified.searched_shown).toBe(true);
+  });
+
+  it("lean.nvim's abbreviations work in the prompt: \\le becomes ≤ as typed, and the search gets the symbols", () => {
+    ok('unicode');
+    expect(out.unicode_prompt).toBe('a < b ∧ b ≤ c');
+    expect(out.unicode_query).toBe('a < b ∧ b ≤ c');
+  });
+
+  it('with Telescope installed (stubbed: the API the adapter uses), the picker is Telescope\'s: live finder, preview, Enter, jump key', () => {
+    ok('telescope');
+    expect(out.telescope_backend).toBe('telescope');
+    expect(out.telescope_first).toMatch(/^Sample\.Order\.abs_add_le /);
+    expect(out.telescope_preview.join('\n')).toContain('module Sample.Order');
+    expect(out.telescope_line).toBe('  exact Sample.Order.abs_add_le');
+    expect(out.telescope_closed).toBe(true);
+    expect(realpathSync(out.telescope_jump)).toBe(realpathSync(join(sample, 'lean/Sample/Order.lean')));
+  });
+
+  it('snacks.picker and fzf-lua (stubbed likewise): live finder, Enter, jump key', () => {
+    ok('snacks');
+    ok('fzf');
+    const order = realpathSync(join(sample, 'lean/Sample/Order.lean'));
+    expect(out.snacks.first).toBe('Sample.Order.abs_add_le');
+    expect(out.snacks.preview).toContain('module Sample.Order');
+    expect(out.snacks.line).toBe('  exact Sample.Order.abs_add_le');
+    expect(out.snacks.closed).toBe(true);
+    expect(realpathSync(out.snacks.jump)).toBe(order);
+    expect(out.fzf.first).toMatch(/^Sample\.Order\.abs_add_le /);
+    expect(out.fzf.line).toBe('  exact Sample.Order.abs_add_le');
+    expect(realpathSync(out.fzf.jump)).toBe(order);
+  });
+});

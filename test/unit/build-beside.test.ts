@@ -4,12 +4,13 @@
  * index usable, and nothing of the previous build is read with the new one.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
 import { readIndexDir } from '../../indexes/src/store/index-dir.js';
+import { buildBeside, type MoveStep } from '../../indexes/src/store/staging.js';
 import { openEngine } from '../../server/src/engine/open.js';
 import type { Encoder } from '../../models/src/encoder.js';
 import { fakeEncoder } from './engine-helpers.js';
@@ -73,5 +74,45 @@ describe('a build into an existing index', () => {
     await buildIndex({ sources: [join(FIXTURES, 'lean')], out });
     await buildIndex({ sources: [join(FIXTURES, 'sample')], out });
     expect(readdirSync(out).sort()).toEqual(['informal.bin', 'manifest.json', 'notes.txt', 'premises.bin', 'sparse.bin']);
+  });
+});
+
+describe('moving a finished build in', () => {
+  it('cut short after any step (a kill, a power loss) leaves the old or the new index openable; the next build completes', async () => {
+    const oldIndex = join(root, 'move-old');
+    const newIndex = join(root, 'move-new');
+    await buildIndex({ sources: [join(FIXTURES, 'lean')], out: oldIndex });
+    await buildIndex({ sources: [join(FIXTURES, 'sample')], out: newIndex });
+    const oldNames = names(oldIndex);
+    const newNames = names(newIndex);
+    expect(newNames).not.toEqual(oldNames);
+    const steps: MoveStep[] = [];
+    const copyNew = async (tmp: string) => cpSync(newIndex, tmp, { recursive: true });
+    await buildBeside(join(root, 'move-count'), copyNew, (s) => steps.push(s));
+    expect(steps.filter((s) => s !== 'file')).toEqual(['staged', 'pointed', 'removed', 'manifest']);
+    for (let k = 0; k < steps.length; k++) {
+      const out = join(root, `move-${k}`);
+      cpSync(oldIndex, out, { recursive: true });
+      let n = 0;
+      await expect(buildBeside(out, copyNew, () => {
+        if (n++ === k) throw new Error(`killed after step ${k}`);
+      })).rejects.toThrow(/killed/);
+      const seen = names(out); // opens, as one index or the other, never a mix
+      expect([oldNames, newNames], `after step ${k} (${steps[k]})`).toContainEqual(seen);
+      if (k >= 1) expect(seen).toEqual(newNames); // from the moment the manifest names the new build
+      // the next build moves in and leaves nothing behind
+      await buildBeside(out, copyNew);
+      expect(names(out)).toEqual(newNames);
+      expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).data).toBeUndefined();
+      expect(readdirSync(out).filter((f) => f.startsWith('.'))).toEqual([]);
+    }
+  });
+
+  it('never follows a manifest "data" that is not a build directory beside it', async () => {
+    const out = join(root, 'move-crafted');
+    await buildIndex({ sources: [join(FIXTURES, 'lean')], out });
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    writeFileSync(join(out, 'manifest.json'), JSON.stringify({ ...m, data: '../move-old' }));
+    expect(() => readIndexDir(out, { dense: false })).toThrow(/corrupt or unreadable index file .*"data"/);
   });
 });

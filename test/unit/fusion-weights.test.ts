@@ -20,8 +20,18 @@ describe('fusion weights per kind of query', () => {
     expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'name')).toBe(DEFAULT_WEIGHTS.text);
     expect(weightsFor(DEFAULT_WEIGHTS, 'text')).toBe(DEFAULT_WEIGHTS.text);
   });
+  it('gives Lean states and statements in a Lake project\'s automatic index the project weights, text and Isabelle theirs', () => {
+    const state = parseQuery('x : ℕ\n⊢ x + 0 = x').style;
+    expect(weightsFor(DEFAULT_WEIGHTS, state, undefined, true)).toBe(DEFAULT_WEIGHTS.project);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'lean-statement', undefined, true)).toBe(DEFAULT_WEIGHTS.project);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'text', 'english', true)).toBe(DEFAULT_WEIGHTS.english);
+    expect(weightsFor(DEFAULT_WEIGHTS, 'isabelle-state', undefined, true)).toBe(DEFAULT_WEIGHTS.isabelle);
+    // lighter BM25 than in a library: the project's own lemmas share its words
+    expect(DEFAULT_WEIGHTS.project.sparse).toBeLessThan(DEFAULT_WEIGHTS.formal.sparse);
+  });
   it('--weights sets the Isabelle weights too', () => {
     const w = weightsOption('0.5,0.5,0.1,0.2,0.4')!;
     expect(w.isabelle).toMatchObject({ dense: 0.5, sparse: 0.5, prior: 0.1, graph: 0.2, local: 0.4 });
+    expect(w.project).toMatchObject({ dense: 0.5, sparse: 0.5, prior: 0.1, graph: 0.2, local: 0.4 });
   });
 });

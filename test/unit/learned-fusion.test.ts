@@ -120,6 +120,21 @@ describe('the engine with a learned fusion', () => {
   });
 });
 
+describe('the engine of a Lake project\'s automatic index', () => {
+  it('fuses Lean queries with the project weights, not a learned fusion; text as any engine', async () => {
+    const priorOnly = LearnedFusion.load(writeFusion(tmp(), { w: [0, 0, 1, 0, 0] }));
+    const state = 'a b : α\n⊢ a + b = b + a';
+    const project = new Engine([segmentOf(RECORDS)], { fusion: priorOnly, project: true });
+    // the same as hand-set weights whose Lean-state weights are the project's
+    const asSet = new Engine([segmentOf(RECORDS)], { weights: { ...DEFAULT_WEIGHTS, formal: DEFAULT_WEIGHTS.project } });
+    const got = await project.search(state, { mode: 'hybrid', k: 7 });
+    expect(got).toEqual(await asSet.search(state, { mode: 'hybrid', k: 7 }));
+    expect(got.map((h) => h.score)).not.toEqual((await new Engine([segmentOf(RECORDS)], {}).search(state, { mode: 'hybrid', k: 7 })).map((h) => h.score));
+    const plain = new Engine([segmentOf(RECORDS)], {});
+    expect(await project.search('addition is commutative', { mode: 'hybrid', k: 7 })).toEqual(await plain.search('addition is commutative', { mode: 'hybrid', k: 7 }));
+  });
+});
+
 describe('openEngine and fusion-data', () => {
   it('refuses a fusion trained on another encoder, and writes training pools', async () => {
     const dir = tmp();

@@ -12,6 +12,7 @@ import {
   elanToolchainDirName,
   lakeProject,
   leanToolchain,
+  pruneWorkspaceEntries,
   removeStaleBuilds,
   workspaceKey,
   type LakeProject,
@@ -114,6 +115,31 @@ describe('cache keys and entries', () => {
     const alone = cacheEntries(project(f.root), 'enc', '/cache');
     expect(alone.map((e) => e.kind)).toEqual(['workspace']);
     expect(alone[0]!.key).toBe(workspaceKey(project(f.root), 'enc'));
+  });
+
+  it('cut a very long project name in entry directory names, which stay creatable and distinct', () => {
+    const f = lakeFixture();
+    const long = 'x'.repeat(3000);
+    f.manifest({ deplib: 'abc123' }, { name: long });
+    const p = project(f.root);
+    expect(p.name).toBe(long);
+    const cache = join(f.root, '..', 'cache');
+    const entries = cacheEntries(p, 'enc', cache);
+    expect(entries).toHaveLength(2);
+    for (const e of entries) {
+      mkdirSync(buildDirFor(e), { recursive: true }); // ENAMETOOLONG before
+      expect(commitBuild(buildDirFor(e), e)).toBe(true);
+      expect(existsSync(e.dir)).toBe(true);
+    }
+    expect(new Set(entries.map((e) => e.dir)).size).toBe(2);
+    // the older workspace entry of the same project is still found and pruned
+    writeFileSync(join(entries[1]!.dir, 'manifest.json'), JSON.stringify({ sources: [f.root] }));
+    f.write('Proj/More.lean', 'theorem more : True := trivial\n');
+    const next = cacheEntries(project(f.root), 'enc', cache)[1]!;
+    expect(next.dir).not.toBe(entries[1]!.dir);
+    mkdirSync(next.dir);
+    pruneWorkspaceEntries(project(f.root), next, cache);
+    expect(existsSync(entries[1]!.dir)).toBe(false);
   });
 
   it("key each entry by the entries before it too (its references resolve against them)", () => {

@@ -381,7 +381,8 @@ reaches the echo area and *Messages*."
         (premise-lsp-lsp-proxy-mode 1)
         (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("premise-lsp+lean4-lsp"))
           (premise-lsp-test--wait "the message in *Messages*"
-                                  (lambda () (string-match-p "could not load the premise index" (premise-lsp-test--messages))))
+                                  (lambda () (string-match-p "could not load the premise index" (premise-lsp-test--messages)))
+                                  40)
           (premise-lsp-test--observe "show_message" (premise-lsp-test--messages))))
     (premise-lsp-lsp-proxy-mode -1)))
 

@@ -85,13 +85,15 @@
   "The text of documentation snippet NAME, from PREMISE_LSP_TEST_SNIPPET_<NAME>."
   (getenv (concat "PREMISE_LSP_TEST_SNIPPET_" (upcase (replace-regexp-in-string "[^[:alnum:]]" "_" name)))))
 
-(defun premise-lsp-test--eval-snippet (text)
+(defun premise-lsp-test--eval-snippet (text &optional after-setup)
   "Evaluate every form of TEXT, in order, as `load' would.
 Returns the directories it added to `load-path', which it sees without the
 suite's own clients/emacs entry (premise-lsp.el is already loaded from there,
-so these show where the snippet would load it from)."
+so these show where the snippet would load it from).  AFTER-SETUP: TEXT
+follows a setup snippet, so the package's directory stays on `load-path'."
   (let* ((own (directory-file-name (file-truename (file-name-directory (locate-library "premise-lsp")))))
-         (load-path (cl-remove-if (lambda (d) (equal (directory-file-name (file-truename d)) own)) load-path))
+         (load-path (if after-setup load-path
+                      (cl-remove-if (lambda (d) (equal (directory-file-name (file-truename d)) own)) load-path)))
          (before load-path))
     (with-temp-buffer
       (insert text)

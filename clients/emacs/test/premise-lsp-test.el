@@ -254,6 +254,18 @@ opened the file, from `post-command-hook', which is run here."
     (require 'use-package)
     (premise-lsp-test--eglot-snippet "emacs-use-package")))
 
+;; docs/editors.md's picker key, run as written: the key is in lean4-mode's map once lean4-mode loads
+(ert-deftest premise-lsp-test-snippet-picker ()
+  "The live picker snippet: C-c C-s runs `premise-lsp-pick' in lean4-mode buffers."
+  (let ((snippet (premise-lsp-test--snippet "emacs-picker")))
+    (unless snippet (ert-skip "no snippet given"))
+    (unless (fboundp 'lean4-mode)
+      (define-derived-mode lean4-mode prog-mode "Lean 4" "Stand-in for lean4-mode."))
+    (premise-lsp-test--eval-snippet snippet t) ; after the setup, which put the package on `load-path'
+    (provide 'lean4-mode) ; what loading lean4-mode does: the snippet's `with-eval-after-load' runs
+    (should (eq (lookup-key lean4-mode-map (kbd "C-c C-s")) #'premise-lsp-pick))
+    (premise-lsp-test--observe "snippet_picker_key" (symbol-name (lookup-key lean4-mode-map (kbd "C-c C-s"))))))
+
 ;;;; Checking a setup, and the server's messages
 
 (ert-deftest premise-lsp-test-doctor ()
@@ -289,7 +301,8 @@ opened the file, from `post-command-hook', which is run here."
       (let ((seen (premise-lsp-test--wait-until
                    "the message in *Messages*"
                    (lambda () (let ((m (premise-lsp-test--messages)))
-                                (and (string-match-p "could not load the premise index" m) m))))))
+                                (and (string-match-p "could not load the premise index" m) m)))
+                   40)))
         (premise-lsp-test--observe "show_message" seen)))))
 
 ;;;; Awkward moments

@@ -6,7 +6,7 @@
  * relative to its package root (`Mathlib/Order/Basic.lean` → `Mathlib.Order.Basic`).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Lang } from './record.js';
 
 export interface SourceFile {
@@ -60,44 +60,73 @@ export function sourceOf(path: string): SourceFile | undefined {
   return { path, rel, module: moduleOf(rel, lang), lang, root };
 }
 
-function walkPackage(start: string, out: SourceFile[], seen: Set<string>, warnings: string[], skip: string[], root = start): void {
-  const stack = [start];
+/**
+ * Links are judged against the source root being walked (`Walk.boundary`, its
+ * real path): a link whose target leaves it is not followed unless
+ * `followLinks`; a Lake package listed in `.lake/packages` (a link there
+ * included) is a root of its own. Directories carry their real path down the
+ * walk, so only links are resolved (a deep chain costs one step per level).
+ */
+interface Walk {
+  out: SourceFile[];
+  seen: Set<string>;
+  warnings: string[];
+  skip: string[];
+  /** Links not followed, their target outside the root being walked. */
+  links: string[];
+  followLinks: boolean;
+}
+
+const within = (real: string, boundary: string) => real === boundary || real.startsWith(boundary.endsWith(sep) ? boundary : boundary + sep);
+
+/** A link's real target, or undefined (a warning or a skipped link recorded) when it cannot or may not be followed. */
+function linkTarget(p: string, boundary: string, w: Walk): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync.native(p);
+  } catch {
+    return undefined; // a dangling link: nothing to index
+  }
+  if (w.followLinks || within(real, boundary)) return real;
+  w.links.push(`${p}: link to ${real}, outside ${boundary}, not followed (--follow-links follows it)`);
+  return undefined;
+}
+
+function walkPackage(start: string, startReal: string, boundary: string, w: Walk, root = start): void {
+  const stack: [string, string][] = [[start, startReal]];
   while (stack.length) {
-    const dir = stack.pop()!;
-    let real: string;
-    try {
-      real = realpathSync(dir);
-    } catch (e) {
-      warnings.push(`${dir}: ${(e as Error).message}`);
-      continue;
-    }
-    if (seen.has(real)) continue;
-    seen.add(real);
+    const [dir, real] = stack.pop()!;
+    if (w.seen.has(real)) continue;
+    w.seen.add(real);
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (e) {
-      warnings.push(`${dir}: ${(e as Error).message}`);
+      w.warnings.push(`${dir}: ${(e as Error).message}`);
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const p = join(dir, e.name);
-      const isDir = e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p));
-      if (isDir) {
+      const lang = langOf(e.name);
+      const wanted = e.isDirectory() || (lang && !SKIP_FILES.has(e.name));
+      if (!wanted && !e.isSymbolicLink()) continue;
+      if (e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p))) {
         if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
-        if (isLakeRoot(p)) walkLakePackage(p, out, seen, warnings, skip);
-        else stack.push(p);
+        const childReal = e.isSymbolicLink() ? linkTarget(p, boundary, w) : join(real, e.name);
+        if (childReal === undefined) continue;
+        if (isLakeRoot(p)) walkLakePackage(p, childReal, boundary, w);
+        else stack.push([p, childReal]);
         continue;
       }
-      const lang = langOf(e.name);
       if (!lang || SKIP_FILES.has(e.name)) continue;
+      if (e.isSymbolicLink() && linkTarget(p, boundary, w) === undefined && existsSync(p)) continue;
       if (!e.isFile() && !isRegularFile(p)) {
-        skip.push(`${p}: skipped, not a regular file`);
+        w.skip.push(`${p}: skipped, not a regular file`);
         continue;
       }
       const rel = relative(root, p).split(sep).join('/');
-      out.push({ path: p, rel, module: moduleOf(rel, lang), lang, root });
+      w.out.push({ path: p, rel, module: moduleOf(rel, lang), lang, root });
     }
   }
 }
@@ -155,14 +184,44 @@ export function readConfigFile(file: string): string {
   return readFileSync(file, 'utf8');
 }
 
-function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, warnings: string[], skip: string[]): void {
-  const libs = lakeLibraries(root, warnings);
-  if (!libs) return walkPackage(root, out, seen, warnings, skip);
+/** Does `lib` (a lakefile's `lean_lib` name) name a path inside `root`, lexically? */
+function insideLexically(root: string, lib: string): boolean {
+  const rel = relative(root, join(root, lib));
+  return !isAbsolute(lib) && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+function walkLakePackage(root: string, rootReal: string, boundary: string, w: Walk): void {
+  const libs = lakeLibraries(root, w.warnings);
+  if (!libs) return walkPackage(root, rootReal, boundary, w);
   for (const lib of libs) {
+    if (!insideLexically(root, lib)) {
+      w.warnings.push(`${root}: lean_lib ${JSON.stringify(lib)} leaves the package root; skipped`);
+      continue;
+    }
     const file = join(root, `${lib}.lean`);
-    if (isRegularFile(file)) out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
-    else if (existsSync(file) && !safeIsDir(file)) skip.push(`${file}: skipped, not a regular file`);
-    if (safeIsDir(join(root, lib))) walkPackage(join(root, lib), out, seen, warnings, skip, root);
+    const dir = join(root, lib);
+    // after links: the library's file and directory must stay inside the package (or the root walked)
+    const fileReal = realOrUndefined(file);
+    if (fileReal !== undefined && !within(fileReal, rootReal) && !within(fileReal, boundary) && !w.followLinks) {
+      w.links.push(`${file}: resolves to ${fileReal}, outside ${root}, not followed (--follow-links follows it)`);
+    } else if (isRegularFile(file)) w.out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
+    else if (existsSync(file) && !safeIsDir(file)) w.skip.push(`${file}: skipped, not a regular file`);
+    if (!safeIsDir(dir)) continue;
+    const dirReal = realOrUndefined(dir);
+    if (dirReal === undefined) continue;
+    if (!within(dirReal, rootReal) && !within(dirReal, boundary) && !w.followLinks) {
+      w.links.push(`${dir}: lean_lib ${JSON.stringify(lib)} resolves to ${dirReal}, outside ${root}, not followed (--follow-links follows it)`);
+      continue;
+    }
+    walkPackage(dir, dirReal, boundary, w, root);
+  }
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
   }
 }
 
@@ -171,28 +230,32 @@ function walkLakePackage(root: string, out: SourceFile[], seen: Set<string>, war
  * their own (their files' paths are relative to them): directories with a
  * lakefile, not looked into further, in the directories the walk enters.
  */
-export function lakeRootsUnder(dir: string): string[] {
+export function lakeRootsUnder(dir: string, followLinks = false): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  const stack = [dir];
+  const boundary = realOrUndefined(dir);
+  if (boundary === undefined) return out;
+  const w: Walk = { out: [], seen, warnings: [], skip: [], links: [], followLinks };
+  const stack: [string, string][] = [[dir, boundary]];
   while (stack.length) {
-    const d = stack.pop()!;
+    const [d, real] = stack.pop()!;
+    if (seen.has(real)) continue;
+    seen.add(real);
     let entries;
     try {
-      const real = realpathSync(d);
-      if (seen.has(real)) continue;
-      seen.add(real);
       entries = readdirSync(d, { withFileTypes: true });
     } catch {
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const below: string[] = [];
+    const below: [string, string][] = [];
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.name.startsWith('.') || SKIP_DIRS.has(e.name) || !(e.isDirectory() || (e.isSymbolicLink() && safeIsDir(p)))) continue;
+      const childReal = e.isSymbolicLink() ? linkTarget(p, boundary, w) : join(real, e.name);
+      if (childReal === undefined) continue;
       if (isLakeRoot(p)) out.push(p);
-      else below.push(p);
+      else below.push([p, childReal]);
     }
     stack.push(...below.reverse()); // looked into in name order
   }
@@ -221,27 +284,38 @@ function safeIsDir(p: string): boolean {
 export interface DiscoverOptions {
   /** Also walk each input's `.lake/packages/*` (default true); false: the project's own sources only. */
   packages?: boolean;
+  /** Follow links whose target leaves the source root being walked (default false: they are skipped and listed in `links`). */
+  followLinks?: boolean;
+}
+
+export interface Discovered {
+  files: SourceFile[];
+  /** Inputs or directories that cannot be read, library names that leave their package. */
+  warnings: string[];
+  /** `.lean`/`.thy` entries that are not regular files (FIFOs, devices, sockets), with the reason. */
+  skipped: string[];
+  /** Links not followed: their target leaves the source root being walked. */
+  links: string[];
 }
 
 /**
- * The source files under `inputs`; `warnings` for inputs that cannot be read, `skipped`
- * for `.lean`/`.thy` entries that are not regular files (FIFOs, devices, sockets), with the reason.
+ * The source files under `inputs`. Each input is a source root, and so is each
+ * package in its `.lake/packages` (a link there included: Lake allows it, and a
+ * package's files are relative to the package); inside a root, a link whose
+ * target leaves it is not followed unless `followLinks`.
  */
-export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): { files: SourceFile[]; warnings: string[]; skipped: string[] } {
-  const files: SourceFile[] = [];
-  const warnings: string[] = [];
-  const skipped: string[] = [];
-  const seen = new Set<string>();
+export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): Discovered {
+  const w: Walk = { out: [], seen: new Set(), warnings: [], skip: [], links: [], followLinks: opts.followLinks === true };
   for (const input of inputs) {
     if (!existsSync(input)) {
-      warnings.push(`${input}: no such file or directory`);
+      w.warnings.push(`${input}: no such file or directory`);
       continue;
     }
     if (!safeIsDir(input)) {
       const lang = langOf(input);
-      if (!lang) warnings.push(`${input}: not a .lean or .thy file`);
-      else if (!isRegularFile(input)) skipped.push(`${input}: skipped, not a regular file`);
-      else files.push({ path: input, rel: basename(input), module: moduleOf(basename(input), lang), lang, root: input });
+      if (!lang) w.warnings.push(`${input}: not a .lean or .thy file`);
+      else if (!isRegularFile(input)) w.skip.push(`${input}: skipped, not a regular file`);
+      else w.out.push({ path: input, rel: basename(input), module: moduleOf(basename(input), lang), lang, root: input });
       continue;
     }
     const packages = join(input, '.lake', 'packages');
@@ -250,13 +324,17 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): {
       try {
         pkgs = readdirSync(packages).sort();
       } catch (e) {
-        warnings.push(`${packages}: ${(e as Error).message}`);
+        w.warnings.push(`${packages}: ${(e as Error).message}`);
       }
       for (const pkg of pkgs) {
-        if (safeIsDir(join(packages, pkg))) walkLakePackage(join(packages, pkg), files, seen, warnings, skipped);
+        const dir = join(packages, pkg);
+        const real = safeIsDir(dir) ? realOrUndefined(dir) : undefined;
+        if (real !== undefined) walkLakePackage(dir, real, real, w);
       }
     }
-    walkLakePackage(input, files, seen, warnings, skipped);
+    const real = realOrUndefined(input);
+    if (real === undefined) w.warnings.push(`${input}: cannot resolve its path`);
+    else walkLakePackage(input, real, real, w);
   }
-  return { files, warnings, skipped };
+  return { files: w.out, warnings: w.warnings, skipped: w.skip, links: w.links };
 }

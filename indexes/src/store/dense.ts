@@ -6,6 +6,7 @@
  */
 import { Index, MetricKind, ScalarKind, type Matches } from 'usearch';
 import { Container, IndexFileError } from './container.js';
+import { checkUsearchFile } from './usearch-file.js';
 
 export interface DenseHit {
   id: number;
@@ -76,6 +77,7 @@ export class AnnDenseStore implements DenseStore {
     if (rows.length !== count * dim || scales.length !== count) {
       throw new IndexFileError(c.file, `expected ${count} vectors of dimension ${dim}`);
     }
+    checkUsearchFile(annPath, count, dim); // the native view trusts the file's counts (a crafted one crashes it)
     const ann = newIndex(dim);
     try {
       ann.view(annPath);

@@ -19,6 +19,7 @@ import { encodePremises, PremiseTable, type PremiseInfo } from './premises.js';
 import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 import { prepareOutDir } from './out-path.js';
+import { dataDirOf } from './data-dir.js';
 
 export const FORMAT = 'premise-lsp-index';
 /** 2: premises.bin holds the proof graph. 3: informal.bin. */
@@ -45,6 +46,8 @@ export interface Manifest {
   sources: string[];
   stats: Record<string, number>;
   files: Record<string, { bytes: number; crc32: number }>;
+  /** Set only while a new build is moved in: the directory beside holding its files (./data-dir.ts). */
+  data?: string;
 }
 
 export interface IndexParts {
@@ -138,12 +141,17 @@ export function readManifest(dir: string): Manifest {
   }
   if (!m || typeof m !== 'object' || m.format !== FORMAT) throw new IndexFileError(path, `not a premise-lsp index manifest`);
   if (m.version !== VERSION) throw new IndexFileError(path, `index format version ${m.version}, this build reads ${VERSION}; rebuild the index`);
+  try {
+    dataDirOf(dir, m.data);
+  } catch (e) {
+    throw new IndexFileError(path, (e as Error).message);
+  }
   return m;
 }
 
 /** The manifest's entry for a file, and its path; the file must exist. */
 function listed(dir: string, m: Manifest, name: string): { path: string; expected: Expected } {
-  const path = join(dir, name);
+  const path = join(dataDirOf(dir, m.data), name);
   const want = m.files?.[name];
   if (!want || !Number.isSafeInteger(want.bytes) || !Number.isSafeInteger(want.crc32)) throw new IndexFileError(path, 'not listed in manifest.json');
   if (!existsSync(path)) throw new IndexFileError(path, 'missing');
@@ -217,7 +225,7 @@ export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): Index
   if (manifest.encoder && opts.dense !== false) {
     const df = listed(dir, manifest, 'dense.bin');
     const dc = reading(df.path, () => Container.read(df.path, [], df.expected));
-    const ann = reading(join(dir, 'dense.usearch'), () => verified(dir, manifest, 'dense.usearch'));
+    const ann = reading(join(dataDirOf(dir, manifest.data), 'dense.usearch'), () => verified(dir, manifest, 'dense.usearch'));
     dense = reading(df.path, () => AnnDenseStore.open(dc, ann, manifest.encoder!.dim, premises.size));
   }
   return { dir, manifest, premises, sparse, informal, dense };

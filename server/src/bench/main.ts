@@ -4,7 +4,8 @@
  * miniF2F/ProofNet goals, batch throughput, and retrieval quality on the
  * evaluation sets, all against BM25 measured in the same run; with an AFP
  * checkout (`--afp DIR`), the same for an Isabelle index of it on its held-out
- * lemmas. Writes
+ * lemmas; with downstream Lake projects (`--project DIR`, repeatable), every
+ * mode on each project's own theorems in its automatic index. Writes
  * bench/report.json and bench/report.md. Each measurement that needs a clean
  * process (peak memory, load time) runs in a child process.
  */
@@ -14,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
-import { renderMarkdown } from './report.js';
+import { renderMarkdown, renderProjects, type ProjectBench } from './report.js';
 import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-index.js';
 import { runWorker, type BenchConfig } from './worker.js';
 
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
     rebuild: { type: 'boolean' },
     out: { type: 'string' },
     only: { type: 'string' },
+    project: { type: 'string', multiple: true },
+    'project-limit': { type: 'string' },
   } as const;
   let parsed;
   try {
@@ -61,6 +64,34 @@ async function main(): Promise<void> {
   const batteries = resolve(values.batteries ?? process.env.PREMISE_BENCH_BATTERIES ?? join(root, '..', 'corpus', 'batteries'));
   const afp = resolve(values.afp ?? process.env.PREMISE_BENCH_AFP ?? join(root, '..', 'corpus', 'afp'));
   const shared = resolve(values.shared ?? join(root, '..', 'shared'));
+  const projects = (values.project ?? []).map((p) => resolve(p));
+  const projectLimit = values['project-limit'] === undefined ? undefined : Number(values['project-limit']);
+  if (projectLimit !== undefined && !(Number.isInteger(projectLimit) && projectLimit > 0)) {
+    process.stderr.write(`bench: --project-limit takes a positive integer, got ${JSON.stringify(values['project-limit'])}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const projectStage = (cfg: BenchConfig) =>
+    projects.map((dir) => {
+      process.stderr.write(`bench: downstream project ${dir}…\n`);
+      return child('project', { ...cfg, project: dir, ...(projectLimit ? { projectLimit } : {}) }) as unknown as ProjectBench;
+    });
+  if (values.only === 'project') {
+    // the downstream projects alone (their automatic indexes; no Mathlib checkout or evaluation data needed)
+    if (!projects.length) {
+      process.stderr.write('bench: --only project needs --project DIR\n');
+      process.exitCode = 2;
+      return;
+    }
+    const outDir = resolve(values.out ?? join(root, 'bench'));
+    mkdirSync(outDir, { recursive: true });
+    const report = { date: new Date().toISOString(), machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, projects: projectStage({ sources: [], indexDir: '', shared, rebuild: false }) };
+    writeFileSync(join(outDir, 'report-projects.json'), JSON.stringify(report, null, 2) + '\n');
+    const md = renderProjects(report.projects).join('\n') + '\n';
+    writeFileSync(join(outDir, 'report-projects.md'), md);
+    process.stdout.write(md);
+    return;
+  }
   if (!existsSync(mathlib)) {
     process.stderr.write(
       `bench: no Mathlib checkout at ${mathlib}. Get Mathlib at commit 4f54a550 (see ../shared/data/README.md) ` +
@@ -111,8 +142,10 @@ async function main(): Promise<void> {
   report.completion = child('completion', cfg);
   process.stderr.write('bench: automatic index of a Mathlib project…\n');
   report.autoIndex = await benchAutoIndex(mathlib, batteries, resolve(join(root, 'bench', 'work', 'auto-index')));
+  if (projects.length) report.projects = projectStage(cfg);
   writeFileSync(join(outDir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-  const md = renderMarkdown(report) + '\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n');
+  const md =
+    renderMarkdown(report) + '\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n') + (projects.length ? '\n' + renderProjects(report.projects as ProjectBench[]).join('\n') + '\n' : '');
   writeFileSync(join(outDir, 'report.md'), md);
   process.stdout.write(md);
 }

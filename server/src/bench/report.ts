@@ -33,8 +33,8 @@ export function renderMarkdown(r: Record<string, any>): string {
       '`sine` and `mepo` are SInE and MePo over the same index\'s symbols. `slot steps`: only the steps whose tactic has a slot (rw, simp, exact, apply…), ' +
       'with the slot unknown or known to the engine.',
     '',
-    '| dataset | mode | gold resolved | R@1 | R@5 | R@10 | R@100 | nDCG@10 | MRR | R@10 ÷ bm25-plain | R@10 ÷ bm25 |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| dataset | mode | gold resolved | R@1 | R@5 | R@10 | R@16 | R@32 | R@100 | nDCG@10 | MRR | R@10 ÷ bm25-plain | R@10 ÷ bm25 |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   const evals = [...(r.quality?.evals ?? []), ...(r.afp?.evals ?? [])] as EvalReport[];
   const ratio = (e: EvalReport, base: string) => {
@@ -45,7 +45,7 @@ export function renderMarkdown(r: Record<string, any>): string {
   for (const e of evals) {
     const m = e.metrics;
     L.push(
-      `| ${e.dataset} | ${e.mode}${e.rerank ? '+rerank' : ''}${e.informal === false ? ' (informal side off)' : ''}${e.slot ? ` (slot steps, ${e.slot === 'given' ? 'known' : 'unknown'})` : ''} | ${e.resolved}/${e.total} | ${m['R@1'].toFixed(3)} | ${m['R@5'].toFixed(3)} | ${m['R@10'].toFixed(3)} | ${m['R@100'].toFixed(3)} | ${m['nDCG@10'].toFixed(3)} | ${m.MRR.toFixed(3)} | ${ratio(e, 'bm25-plain')} | ${ratio(e, 'bm25')} |`,
+      `| ${e.dataset} | ${e.mode}${e.rerank ? '+rerank' : ''}${e.informal === false ? ' (informal side off)' : ''}${e.slot ? ` (slot steps, ${e.slot === 'given' ? 'known' : 'unknown'})` : ''} | ${e.resolved}/${e.total} | ${m['R@1'].toFixed(3)} | ${m['R@5'].toFixed(3)} | ${m['R@10'].toFixed(3)} | ${m['R@16']?.toFixed(3) ?? '–'} | ${m['R@32']?.toFixed(3) ?? '–'} | ${m['R@100'].toFixed(3)} | ${m['nDCG@10'].toFixed(3)} | ${m.MRR.toFixed(3)} | ${ratio(e, 'bm25-plain')} | ${ratio(e, 'bm25')} |`,
     );
   }
   L.push('');
@@ -89,4 +89,54 @@ export function renderMarkdown(r: Record<string, any>): string {
     );
   }
   return L.join('\n') + '\n';
+}
+
+/** What the bench's project stage returns for one downstream Lake project (worker.ts). */
+export interface ProjectBench {
+  dir: string;
+  entries: string[];
+  premises: number;
+  openSeconds: number;
+  evals: (EvalReport & { scratch?: boolean })[];
+}
+
+const GOLD_PARTS = ['all', 'dependency', 'workspace'] as const;
+
+/**
+ * The downstream projects: per project and half (dev: where choices are made,
+ * test: what is reported), every mode at the theorem's place and the scratch
+ * variants, R@k and nDCG@10 / MRR for all gold and each part, and the R@10
+ * ratio to BM25 (whole query) on the same gold.
+ */
+export function renderProjects(projects: ProjectBench[]): string[] {
+  const L: string[] = [
+    '## Downstream projects',
+    '',
+    'Each project\'s own theorems, searched in the automatic index the server builds for it (dependencies and workspace, the same cache): at the theorem\'s place ' +
+      '(the theorem excluded, its file\'s later declarations hidden, earlier ones nearby, the other proofs voting), or as a scratch file. Gold: the names its proof ' +
+      'references that the index resolves; `dependency` / `workspace`: only those of the dependencies / of the project. dev: the half where choices are made; test: the other.',
+    '',
+  ];
+  const m3 = (x: number) => x.toFixed(3);
+  for (const p of projects) {
+    L.push(`### ${p.dir}`, '', `${p.premises} premises in ${p.entries.length} entries, opened in ${p.openSeconds} s.`, '');
+    L.push('| half | mode | gold | queries | R@1 | R@5 | R@10 | R@16 | R@32 | R@100 | nDCG@10 | MRR | R@10 ÷ bm25-plain |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    const part = (e: EvalReport, g: (typeof GOLD_PARTS)[number]) => (g === 'all' ? { queries: e.scoredQueries, metrics: e.metrics } : e.byGold?.[g]);
+    for (const e of p.evals) {
+      const base = p.evals.find((b) => b.dataset === e.dataset && b.mode === 'bm25-plain' && !!b.scratch === !!e.scratch);
+      for (const g of GOLD_PARTS) {
+        const v = part(e, g);
+        if (!v) continue;
+        const b = base && part(base, g);
+        const ratio = b && b.metrics['R@10'] ? (v.metrics['R@10'] / b.metrics['R@10']).toFixed(2) : '–';
+        const m = v.metrics;
+        L.push(
+          `| ${e.dataset} | ${e.mode}${e.rerank ? '+rerank' : ''}${e.scratch ? ' (scratch file)' : ''} | ${g} | ${v.queries} | ${m3(m['R@1'])} | ${m3(m['R@5'])} | ${m3(m['R@10'])} | ${m3(m['R@16'])} | ${m3(m['R@32'])} | ${m3(m['R@100'])} | ${m3(m['nDCG@10'])} | ${m3(m.MRR)} | ${ratio} |`,
+        );
+      }
+    }
+    L.push('');
+  }
+  L.push('Targets (in place, dependency gold): hybrid R@10 ≥ 0.25 and ≥ 2.5× BM25.', '');
+  return L;
 }

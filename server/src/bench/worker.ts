@@ -6,9 +6,11 @@ import { loadEncoder } from '../../../models/src/encoder.js';
 import { openEngine } from '../engine/open.js';
 import type { Mode, OpenedEngine } from '../engine/types.js';
 import { loadDataset, type DatasetName } from '../eval/datasets.js';
-import { runEval, type EvalMode } from '../eval/run.js';
+import { evalModes, runEval, type EvalMode } from '../eval/run.js';
 import { heldOutLemmas } from '../eval/isabelle-lemmas.js';
-import { heldOutStatements, readHoldoutList } from '../eval/statements.js';
+import { heldOutStatements, projectQueries, readHoldoutList, type ProjectHalf } from '../eval/statements.js';
+import { openProject } from '../indexing/project-engine.js';
+import { Logger } from '../lsp/log.js';
 import { defaultModelDir } from '../paths.js';
 import { completionOverhead } from './completion.js';
 
@@ -41,12 +43,14 @@ function goals(shared: string): string[] {
   return out.filter(Boolean);
 }
 
-/** What every stage is told: the sources, the index dir, ../shared, whether to rebuild. */
+/** What every stage is told: the sources, the index dir, ../shared, whether to rebuild; the project stage, its Lake project and sample size. */
 export interface BenchConfig {
   sources: string[];
   indexDir: string;
   shared: string;
   rebuild: boolean;
+  project?: string;
+  projectLimit?: number;
 }
 
 async function build(cfg: BenchConfig) {
@@ -120,14 +124,6 @@ const EVAL_FILES: [DatasetName | 'heldout', string][] = [
   ['heldout', 'holdout_theorems.txt'],
 ];
 
-/** Every mode scored on every set: BM25 (whole query and goal-weighted), SInE and MePo (Lean core's and Sledgehammer's selectors, over the same index's symbols), dense, hybrid, reranked. */
-function evalModes(engine: OpenedEngine): [EvalMode, boolean][] {
-  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false], ['sine', false], ['mepo', false]];
-  if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
-  if (engine.hasReranker) modes.push(['hybrid', true]);
-  return modes;
-}
-
 async function quality(cfg: BenchConfig) {
   const engine = await openEngine(cfg.indexDir);
   const modes = evalModes(engine);
@@ -155,6 +151,31 @@ async function afp(cfg: BenchConfig) {
   return { evals };
 }
 
+/**
+ * A downstream Lake project (`--project DIR`): the automatic index the server
+ * builds for it (reused from the cache), its own theorems searched at their
+ * place with every mode, and as scratch files with BM25 and the hybrid; each
+ * half (dev: for choices, test: to report) alone, gold whole and by part.
+ */
+async function project(cfg: BenchConfig) {
+  const log = new Logger(process.stderr);
+  const t0 = performance.now();
+  const p = await openProject(cfg.project!, log);
+  const openSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  const evals = [];
+  try {
+    for (const half of ['dev', 'test'] as ProjectHalf[]) {
+      const qs = projectQueries(p, { half, limit: cfg.projectLimit });
+      const name = `${half}`;
+      for (const [mode, rerank] of evalModes(p.engine)) evals.push(await runEval(p.engine, name, qs, mode, { rerank }));
+      for (const mode of ['bm25-plain', ...(p.engine.hasDense ? ['hybrid'] : [])] as EvalMode[]) evals.push({ ...(await runEval(p.engine, name, qs, mode, { context: false })), scratch: true });
+    }
+  } finally {
+    await p.engine.dispose();
+  }
+  return { dir: cfg.project, entries: p.index.dirs, premises: p.engine.size, openSeconds, evals };
+}
+
 async function completion(cfg: BenchConfig) {
   const { direct, proxied } = await completionOverhead(cfg.indexDir, goals(cfg.shared));
   const d = percentiles(direct);
@@ -180,6 +201,8 @@ export async function runWorker(stage: string, cfg: BenchConfig): Promise<unknow
       return afp(cfg);
     case 'completion':
       return completion(cfg);
+    case 'project':
+      return project(cfg);
     default:
       throw new Error(`unknown bench stage ${stage}`);
   }

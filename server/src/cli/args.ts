@@ -82,6 +82,7 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
     text: of(DEFAULT_WEIGHTS.text),
     formula: of(DEFAULT_WEIGHTS.formula),
     english: of(DEFAULT_WEIGHTS.english),
+    project: of(DEFAULT_WEIGHTS.project),
   };
 }
 

@@ -1,10 +1,20 @@
-/** The options `query` and `eval` share for opening an index, and what they mean. */
-import { openEngine } from '../engine/open.js';
+/**
+ * The options `query` and `eval` share for opening an index, and what they mean:
+ * `--index DIR`, or `--project DIR`, the automatic index of a Lake project or an
+ * Isabelle workspace, with exactly the entries the language server uses for it
+ * (indexing/project-engine.ts: reused from the cache, or built there first).
+ */
+import { openEngine, type OpenOptions } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
-import { indexDirOption, weightsOption } from './args.js';
+import { projectOptions } from '../indexing/cache-state.js';
+import { openProject, type OpenedProject } from '../indexing/project-engine.js';
+import { Logger } from '../lsp/log.js';
+import { indexDirOption, UsageError, weightsOption } from './args.js';
+import { titledProgress } from './progress.js';
 
 export const ENGINE_FLAGS = {
   index: { type: 'string', short: 'i' },
+  project: { type: 'string' },
   mode: { type: 'string' },
   rerank: { type: 'boolean' },
   'no-rerank': { type: 'boolean' },
@@ -28,32 +38,46 @@ interface EngineFlagValues {
   fusion?: string;
 }
 
-/** A project's automatic index, as `autoIndexDirs` gives it: several directories, some perhaps without vectors. */
-export interface IndexDirs {
-  dirs: string[];
-  roots: Record<string, string[]>;
-  hybrid: boolean;
-}
-
-/** Opens the index (or a project's automatic index); `sparseOnly` skips the encoder when the mode needs none. */
-export async function openFromFlags(
-  index: string | IndexDirs,
-  values: EngineFlagValues,
-  sparseOnly: boolean,
-): Promise<{ engine: OpenedEngine; rerank: boolean }> {
-  const weights = weightsOption(values.weights); // a usage error before a missing index
-  const auto = typeof index === 'string' ? undefined : index;
-  if (auto && !auto.hybrid) sparseOnly = true;
-  const engine = await openEngine(auto ? auto.dirs : indexDirOption(index as string), {
-    ...(auto ? { sourceRoots: auto.roots } : {}),
+/** The engine options the flags give (`sparseOnly`: the mode needs no encoder); a usage error for bad weights before any index is read. */
+function openOptions(values: EngineFlagValues, sparseOnly: boolean): OpenOptions {
+  return {
     encoderDir: values.encoder,
     rerankerDir: values.reranker,
-    weights,
+    weights: weightsOption(values.weights),
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,
     sparseOnly: sparseOnly && !values.rerank,
-  });
-  const rerank = values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault);
-  return { engine, rerank };
+  };
+}
+
+const rerankOf = (values: EngineFlagValues, engine: OpenedEngine) => (values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault));
+
+/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
+export async function openFromFlags(index: string, values: EngineFlagValues, sparseOnly: boolean): Promise<{ engine: OpenedEngine; rerank: boolean }> {
+  const opts = openOptions(values, sparseOnly);
+  const engine = await openEngine(indexDirOption(index), opts);
+  return { engine, rerank: rerankOf(values, engine) };
+}
+
+/** What `--index` or `--project` opened: the engine, and for a project its automatic index (directories, entry kinds, the workspace entry). */
+export interface OpenedTarget {
+  engine: OpenedEngine;
+  rerank: boolean;
+  project?: OpenedProject;
+}
+
+/**
+ * Opens `--index DIR` or `--project DIR` (exactly one). A project's automatic
+ * index is the server's (the same entries and cache, `$PREMISE_LSP_CACHE`):
+ * cached entries are reused, missing ones built first (progress on stderr).
+ */
+export async function openTarget(command: string, values: EngineFlagValues & { index?: string; project?: string }, sparseOnly: boolean): Promise<OpenedTarget> {
+  if (!values.index === !values.project) throw new UsageError(`${command} needs --index <index-dir> or --project <dir> (one of them)`);
+  if (values.index) return openFromFlags(values.index, values, sparseOnly);
+  const where = projectOptions(values.project!);
+  if (typeof where === 'string') throw new UsageError(where);
+  const opts = openOptions(values, sparseOnly);
+  const project = await openProject(values.project!, new Logger(process.stderr, 'warn'), { encoderDir: values.encoder, open: opts, progress: titledProgress() });
+  return { engine: project.engine, rerank: rerankOf(values, project.engine), project };
 }

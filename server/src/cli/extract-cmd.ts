@@ -7,14 +7,14 @@ import { parse, sourcesOption } from './args.js';
 import { progressReporter } from './progress.js';
 
 export async function extractCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { out: { type: 'string', short: 'o' } });
+  const { values, positionals } = parse(argv, { out: { type: 'string', short: 'o' }, 'follow-links': { type: 'boolean' } });
   sourcesOption('extract', positionals);
   // opened before the work, so that an unwritable path fails at once
   const file: WriteStream | undefined = values.out ? createWriteStream(values.out, { fd: openOutFile(values.out) }) : undefined;
   let failed: Error | undefined;
   file?.on('error', (e) => (failed ??= e));
   const progress = progressReporter();
-  const corpus = await extractCorpus(positionals, progress.update);
+  const corpus = await extractCorpus(positionals, progress.update, { followLinks: values['follow-links'] });
   progress.stop();
   const out = file ?? process.stdout;
   for (const r of corpus.records) {
@@ -26,7 +26,8 @@ export async function extractCommand(argv: string[]): Promise<number> {
   for (const w of corpus.warnings) if (w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
   process.stderr.write(
     `extracted ${corpus.records.length} declarations from ${corpus.files} files ` +
-      `(${corpus.skippedFiles} files skipped, ${corpus.warnings.length} warnings)\n`,
+      `(${corpus.skippedFiles} files skipped, ${corpus.warnings.length} warnings` +
+      `${corpus.linksSkipped ? `, ${corpus.linksSkipped} links leaving their source not followed (--follow-links)` : ''})\n`,
   );
   return 0;
 }

@@ -38,6 +38,7 @@ async function indexInto(argv: string[], made: { dir?: string }): Promise<number
     'no-dense': { type: 'boolean' },
     'defer-informal': { type: 'boolean' },
     'no-packages': { type: 'boolean' },
+    'follow-links': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
     'resolve-against': { type: 'string', multiple: true },
     'dense-from': { type: 'string' },
@@ -78,13 +79,14 @@ async function indexInto(argv: string[], made: { dir?: string }): Promise<number
   try {
     const s = denseFrom
       ? await addDense({ from: denseFrom, out: values.out, encoder: encoder!, encoderDir: recordedDir, onProgress: progress.update })
-      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir: recordedDir, onProgress: progress.update, packages: !values['no-packages'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
+      : await buildIndex({ sources: positionals.map((p) => resolve(p)), out: values.out, encoder, encoderDir: recordedDir, onProgress: progress.update, packages: !values['no-packages'], followLinks: values['follow-links'], resolveAgainst: values['resolve-against'], enrich: enrich || undefined, deferInformal: values['defer-informal'] });
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     for (const w of s.warnings) if (values.verbose || w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
       `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB, not regular files or over a worker's memory limit), ` +
         `${s.warnings.length} warnings${s.warnings.length && !values.verbose ? ' (--verbose lists them)' : ''}, ` +
+        (s.linksSkipped ? `${s.linksSkipped} links leaving their source not followed (--follow-links), ` : '') +
         `${s.manifest.encoder ? `dense ${s.manifest.encoder.dim}-d` : 'sparse only'}, ${s.seconds.toFixed(1)} s → ${values.out}\n`,
     );
   } finally {

@@ -1,15 +1,11 @@
 /** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
-import { readFileSync } from 'node:fs';
 import { slotOf } from '../engine/open.js';
-import type { SearchHit } from '../engine/types.js';
+import { MAX_QUERY_CHARS, type SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
-import { ENGINE_FLAGS, openFromFlags, type IndexDirs } from './engine-flags.js';
-import { autoIndexDirs } from '../indexing/auto-index.js';
-import { projectOptions } from '../indexing/cache-state.js';
-import { Logger } from '../lsp/log.js';
-import { titledProgress } from './progress.js';
+import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
 import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { searchWithLlm } from '../llm/search.js';
+import { readStdinText } from './stdin.js';
 
 function formatHit(h: SearchHit): string {
   const parts = Object.entries(h.parts)
@@ -22,21 +18,10 @@ function formatHit(h: SearchHit): string {
 /** A hit as `--json` prints it: with `path`, its source file's absolute path, when it is found under the index's source roots. */
 const withPath = (h: SearchHit, path: string | undefined) => (path ? { ...h, path } : h);
 
-/**
- * `--project DIR`: the automatic index the server would use for DIR (a Lake project or an
- * Isabelle workspace), its missing cache entries built first, with progress on stderr.
- */
-async function projectIndex(dir: string): Promise<IndexDirs> {
-  const what = projectOptions(dir);
-  if (typeof what === 'string') throw new UsageError(what);
-  return autoIndexDirs({ ...what, log: new Logger(process.stderr, 'warn'), progress: titledProgress() });
-}
-
 export async function queryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' }, project: { type: 'string' } });
-  if (!values.index === !values.project) throw new UsageError('query needs --index <index-dir> or --project <dir> (one of them)');
+  const { values, positionals } = parse(argv, { ...ENGINE_FLAGS, ...LLM_FLAGS, k: { type: 'string', short: 'k' }, slot: { type: 'string' } });
   if (positionals.length !== 1) throw new UsageError('query takes one query text (quote it), or - to read stdin');
-  const text = positionals[0] === '-' ? readFileSync(0, 'utf8') : positionals[0]!;
+  const text = positionals[0] === '-' ? readStdinText(MAX_QUERY_CHARS) : positionals[0]!;
   if (!text.trim()) throw new UsageError('the query is empty');
   const mode = choice(values.mode, 'mode', MODES);
   const k = intOption(values.k, 'k', 10);
@@ -44,8 +29,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--slot takes a tactic (rw, simp, exact, apply, rule, using…), got ${JSON.stringify(values.slot)}`);
   }
   const llm = llmClientFromFlags(values, 30_000, 1);
-  const index = values.project ? await projectIndex(values.project) : values.index!;
-  const { engine, rerank } = await openFromFlags(index, values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
+  const { engine, rerank } = await openTarget('query', values, mode === 'bm25' || mode === 'sine' || mode === 'mepo');
   try {
     let hits: SearchHit[];
     const opts = { k, mode, rerank, slot: values.slot };

@@ -3,11 +3,11 @@
 export const USAGE = `usage: premise-lsp <command> [options]      (premise-lsp <command> --help: its flags)
 
 commands:
-  index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
+  index <source>... --out <index-dir> [--encoder DIR | --no-dense [--defer-informal]] [--no-packages] [--follow-links] [--resolve-against DIR]... [--progress-fd N] [--llm URL ...] [--verbose]
   index --dense-from <sparse-index> --out <index-dir> [--encoder DIR]
   query --index <index-dir> | --project <dir> [--k N] [--mode bm25|dense|hybrid|sine|mepo] [--slot TACTIC] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--llm URL ...] [--json] <text | ->
-  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp [--mode M|bm25-plain] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
-  extract <source>... [--out records.jsonl]
+  eval  --index <index-dir> --dataset mathlibqr|mathlibmpr|leandojo|heldout <file> | --dataset afp | --project <dir> [--limit N] [--half dev|test] [--mode M|bm25-plain|all] [--rerank | --no-rerank] [--weights d,s,p[,…]] [--slot-steps | --slot-from-tactic] [--no-informal] [--no-context] [--json]
+  extract <source>... [--out records.jsonl] [--follow-links]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
   fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
@@ -17,7 +17,7 @@ commands:
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   doctor [<dir>] [--index DIR]
   cache list [--json] | cache clean [--all] [--dry-run]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--only auto-index]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project]
 
 premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).
@@ -57,6 +57,8 @@ Extracts the declarations of .lean/.thy trees (a Lake package: its default libra
   --defer-informal     with --no-dense: leave the informal (English) field empty, for
                        --dense-from to build (an index to serve first, see the README)
   --no-packages        a Lake project's own sources only, not its .lake/packages/*
+  --follow-links       follow links whose target leaves the source (or package) they are
+                       in (by default they are skipped, and counted in the summary)
   --resolve-against DIR
                        proofs may reference that index's premises (repeatable)
   --dense-from DIR     instead of sources: that sparse-only index with vectors added
@@ -90,11 +92,20 @@ example:
   premise-lsp query --project ~/my-project 'triangle inequality'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
+       premise-lsp eval --project <Lake project dir> [--limit N] [--half dev|test] [options]
 
-Recall@1/5/10/100, nDCG@10 and MRR of the index on an evaluation file.
+Recall@1/5/10/16/32/100, nDCG@10 and MRR of the index on an evaluation file, or of a Lake
+project's automatic index on the project's own theorems.
 
-  -i, --index DIR      the index directory (required)
-  -d, --dataset NAME   mathlibqr, mathlibmpr, leandojo, heldout or afp (required); heldout: the
+  -i, --index DIR      the index directory
+  --project DIR        a Lake project: its automatic index as the language server builds it (the
+                       same cache, see query --help), each theorem of its own with a proof that
+                       uses indexed premises searched at its place → those premises; also scored
+                       by part: dependency (the toolchain's and dependencies' premises) and
+                       workspace (the project's own)
+  --limit N            --project: the first N theorems by a stable hash of the name (a fixed sample)
+  --half dev|test      --project: only that half of the theorems (by a stable hash of the name)
+  -d, --dataset NAME   mathlibqr, mathlibmpr, leandojo, heldout or afp (with --index); heldout: the
                        index's own held-out statements (theorems of the files whose stable
                        hash is 0 mod 20, 2,000 of them, → the premises their proofs use),
                        the file being the holdout list of names never to query; afp
@@ -110,18 +121,21 @@ ${ENGINE.replace('bm25, dense, hybrid, sine or mepo', 'bm25, dense, hybrid, sine
                        its file's later declarations neither results nor evidence (default: as
                        if proved at its theorem's place: earlier declarations nearby, later
                        ones hidden but their proofs vote)
-  --json               one JSON object instead of a table
+  --mode all           every mode in one run (bm25-plain, bm25, sine, mepo, dense, hybrid, reranked)
+  --json               one JSON object (a list with --mode all) instead of a table
 
 example:
+  premise-lsp eval --project ~/my-project --mode all --limit 200
   premise-lsp eval --index /tmp/idx --dataset leandojo ../shared/data/leandojo.jsonl
   premise-lsp eval --index /tmp/idx --dataset heldout ../shared/data/holdout_theorems.txt
   premise-lsp eval --index /tmp/afp-idx --dataset afp
 `,
-  extract: `usage: premise-lsp extract <source>... [--out records.jsonl]
+  extract: `usage: premise-lsp extract <source>... [--out records.jsonl] [--follow-links]
 
 The extracted premise records as JSON lines (training data, debugging).
 
   -o, --out FILE       write the records there (default: stdout)
+  --follow-links       follow links whose target leaves the source they are in
 
 example:
   premise-lsp extract ~/mathlib4 --out /tmp/records.jsonl
@@ -277,9 +291,14 @@ throughput and retrieval quality; writes report.json and report.md.
   --rebuild            rebuild the index even when it exists
   --out DIR            where the reports go (default: bench/)
   --only auto-index    only the automatic index stage (needs no evaluation data)
+  --project DIR        also a downstream Lake project (repeatable): every mode on its own theorems
+                       in its automatic index (see eval --help), by half, gold by part
+  --project-limit N    at most N theorems of each half of each project (default: all)
+  --only project       only the projects (report-projects.json and report-projects.md)
 
 example:
   premise-lsp bench --mathlib ~/mathlib4 --batteries ~/batteries
+  premise-lsp bench --only project --project ~/pfr --project ~/FLT
 `,
 };
 

@@ -83,6 +83,11 @@ export interface EngineOptions {
   extraCacheBytes?: number;
   /** Each base segment's source roots, in order (an index's manifest `sources`): where `sourcePath` finds its premises' files. */
   sourceRoots?: readonly (readonly string[])[];
+  /**
+   * The segments are a Lake project's automatic index (toolchain, dependencies, workspace):
+   * Lean states and statements are fused with the project weights (`StyleWeights.project`), not the learned fusion.
+   */
+  project?: boolean;
 }
 
 /**
@@ -473,7 +478,7 @@ export class Engine implements PremiseSearch {
     // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
     const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
     const informal = tq && this.informalWeights(tq, segs);
-    const w = weightsFor(this.opts.weights ?? DEFAULT_WEIGHTS, q.style, tq?.style);
+    const w = weightsFor(this.opts.weights ?? DEFAULT_WEIGHTS, q.style, tq?.style, !!this.opts.project);
     // names read against the query only where the fusion weighs them (prose)
     const readNames = !!tq && tq.style !== 'name' && w.name !== 0;
     vec = this.englishVector(q, mode, opts, tq, vec) ?? vec;
@@ -566,7 +571,7 @@ export class Engine implements PremiseSearch {
       uses: c.uses,
     }));
     // Lean states and statements: the learned fusion, unless weights were set by hand
-    const learned = mode === 'hybrid' && !this.opts.weights && LANG_OF_STYLE[q.style] === 'lean' ? this.opts.fusion : undefined;
+    const learned = mode === 'hybrid' && !this.opts.weights && !this.opts.project && LANG_OF_STYLE[q.style] === 'lean' ? this.opts.fusion : undefined;
     const fused = learned
       ? learned.score(inputs, { context: opts.nearby !== undefined, goalChars: q.goal.length, hyps: q.hyps.length }, this.maxUses)
       : fuse(inputs, mode, this.maxUses, w);

@@ -57,6 +57,15 @@ export interface StyleWeights {
   formula: FusionWeights;
   /** Prose: the informal field leads. */
   english: FusionWeights;
+  /**
+   * Lean states and statements in a Lake project's automatic index (an engine
+   * opened with `project`): the project's own lemmas match a query's words so
+   * well that BM25 at the library weight fills the top ten with them; lighter
+   * BM25 leaves room for the dependencies' workhorse lemmas that graph votes
+   * and the prior bring (chosen on the dev halves of the development projects,
+   * docs/quality.md "Downstream projects").
+   */
+  project: FusionWeights;
 }
 
 export const DEFAULT_WEIGHTS: StyleWeights = {
@@ -65,12 +74,16 @@ export const DEFAULT_WEIGHTS: StyleWeights = {
   text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0, fit: 0 },
   formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0, fit: 0 },
   english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4, fit: 0 },
+  project: { dense: 0.3, sparse: 0.3, prior: 0.35, graph: 1.2, local: 0.3, informal: 0, kind: 0, name: 0, fit: 0.3 },
 };
 
-/** The weights for a query of this style (`ParsedQuery['style']`; for text, its reading: english, formula, mixed, name or none). */
-export function weightsFor(w: StyleWeights, style: string, textStyle?: string): FusionWeights {
+/**
+ * The weights for a query of this style (`ParsedQuery['style']`; for text, its reading: english, formula, mixed, name or none);
+ * `project`: the engine serves a Lake project's automatic index (Lean states and statements take `project`).
+ */
+export function weightsFor(w: StyleWeights, style: string, textStyle?: string, project = false): FusionWeights {
   if (style === 'isabelle-state') return w.isabelle;
-  if (style !== 'text') return w.formal;
+  if (style !== 'text') return project ? w.project : w.formal;
   if (textStyle === 'formula' || textStyle === 'mixed') return w.formula;
   return textStyle === 'english' ? w.english : w.text;
 }

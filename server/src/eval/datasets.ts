@@ -19,6 +19,8 @@ export interface EvalQuery {
   theorem?: string;
   /** LeanDojo: the tactic the step used (its slot can be given to the engine). */
   tactic?: string;
+  /** Named parts of `gold`, each also scored alone (a project's theorems: `dependency` and `workspace` premises). */
+  goldParts?: Record<string, string[][]>;
 }
 
 const QR_FIELDS: Record<string, string> = {

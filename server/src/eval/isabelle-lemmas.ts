@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { PremiseTable } from '../../../indexes/src/store/premises.js';
+import { dataDir } from '../../../indexes/src/store/data-dir.js';
 import type { EvalQuery } from './datasets.js';
 
 const HOLDOUT_MOD = 20n;
@@ -31,7 +32,7 @@ export function isabelleGoal(args: string[], goal: string): string {
 
 /** The first `limit` held-out Isabelle lemmas of an index directory (from its `premises.bin`). */
 export function heldOutLemmas(indexDir: string, limit = 500): EvalQuery[] {
-  const table = PremiseTable.open(join(indexDir, 'premises.bin'));
+  const table = PremiseTable.open(join(dataDir(indexDir), 'premises.bin'));
   try {
     const rows: { key: string; q: EvalQuery }[] = [];
     let id = 0;

@@ -1,8 +1,8 @@
 /**
  * Retrieval metrics over gold groups: Recall@k (fraction of groups hit in the top
- * k), nDCG@10 with binary relevance, MRR (first hit within the ranking).
+ * k; 16 and 32 as LeanHammer's selector reports), nDCG@10 with binary relevance, MRR (first hit within the ranking).
  */
-export const METRIC_NAMES = ['R@1', 'R@5', 'R@10', 'R@100', 'nDCG@10', 'MRR'] as const;
+export const METRIC_NAMES = ['R@1', 'R@5', 'R@10', 'R@16', 'R@32', 'R@100', 'nDCG@10', 'MRR'] as const;
 export type Metrics = Record<(typeof METRIC_NAMES)[number], number>;
 
 /** 1-based rank at which each gold group is first satisfied (Infinity if never). */
@@ -25,6 +25,8 @@ export function queryMetrics(ranks: number[]): Metrics {
     'R@1': recall(1),
     'R@5': recall(5),
     'R@10': recall(10),
+    'R@16': recall(16),
+    'R@32': recall(32),
     'R@100': recall(100),
     'nDCG@10': idcg ? dcg / idcg : 0,
     MRR: Number.isFinite(first) ? 1 / first : 0,

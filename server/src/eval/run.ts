@@ -6,12 +6,20 @@
  * available there), and what the file declares above it is `nearby`.
  */
 import { slotOf } from '../engine/open.js';
-import type { Mode, PremiseSearch } from '../engine/types.js';
+import type { Mode, OpenedEngine, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
 import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 
 /** The engine's modes, plus `bm25-plain`: BM25 over the whole state, the usual baseline. */
 export type EvalMode = Mode | 'bm25-plain';
+
+/** Every mode an engine can score: BM25 (whole query and goal-weighted), SInE and MePo (Lean core's and Sledgehammer's selectors, over the same index's symbols), dense, hybrid, reranked (mode, rerank). */
+export function evalModes(engine: Pick<OpenedEngine, 'hasDense' | 'hasReranker'>): [EvalMode, boolean][] {
+  const modes: [EvalMode, boolean][] = [['bm25-plain', false], ['bm25', false], ['sine', false], ['mepo', false]];
+  if (engine.hasDense) modes.push(['dense', false], ['hybrid', false]);
+  if (engine.hasReranker) modes.push(['hybrid', true]);
+  return modes;
+}
 
 /**
  * `steps`: only queries whose tactic has a slot (rw, simp, exact, apply…), searched
@@ -36,6 +44,8 @@ export interface EvalReport {
   scoredQueries: number;
   metrics: Metrics;
   byStyle: Record<string, { queries: number; metrics: Metrics }>;
+  /** Queries with named parts of their gold (`EvalQuery.goldParts`): each part scored alone, over the queries that have some of it. */
+  byGold?: Record<string, { queries: number; metrics: Metrics }>;
 }
 
 export interface EvalOptions {
@@ -66,12 +76,20 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
     if (gold.length) scored.push({ q, gold });
   }
   const per: { style: string; m: Metrics }[] = [];
+  const parts = new Map<string, Metrics[]>();
   const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
     const slot = slotUse === 'given' ? q.tactic : undefined;
     const where = q.theorem ? provingIn(engine, files!, q.theorem) : {};
     const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, ...(context ? where : scratch(where)) });
-    per.push({ style: q.style, m: queryMetrics(groupRanks(hits.map((h) => h.name), gold)) });
+    const ranked = hits.map((h) => h.name);
+    per.push({ style: q.style, m: queryMetrics(groupRanks(ranked, gold)) });
+    for (const [part, groups] of Object.entries(q.goldParts ?? {})) {
+      const g = groups.map((x) => x.filter((n) => engine.lookup(n))).filter((x) => x.length);
+      if (!g.length) continue;
+      if (!parts.has(part)) parts.set(part, []);
+      parts.get(part)!.push(queryMetrics(groupRanks(ranked, g)));
+    }
   }
   const byStyle: EvalReport['byStyle'] = {};
   for (const style of [...new Set(per.map((p) => p.style))].sort()) {
@@ -90,6 +108,7 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
     scoredQueries: scored.length,
     metrics: meanMetrics(per.map((p) => p.m)),
     byStyle,
+    ...(parts.size ? { byGold: Object.fromEntries([...parts].sort(([a], [b]) => a.localeCompare(b)).map(([k, ms]) => [k, { queries: ms.length, metrics: meanMetrics(ms) }])) } : {}),
   };
 }
 
@@ -138,6 +157,7 @@ export function formatEval(r: EvalReport): string {
     `  all            ${fmt(r.metrics)}`,
   ];
   for (const [s, v] of Object.entries(r.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
+  for (const [g, v] of Object.entries(r.byGold ?? {})) lines.push(`  ${`${g} gold`.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
   if (r.withoutInformal) {
     lines.push(`  without the informal side:`, `  all            ${fmt(r.withoutInformal.metrics)}`);
     for (const [s, v] of Object.entries(r.withoutInformal.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);

@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { isAliasRecord } from '../../../indexes/src/extract/alias-types.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
+import { readExternalRefs } from '../../../indexes/src/external-refs.js';
 import { PremiseTable } from '../../../indexes/src/store/premises.js';
+import { dataDir } from '../../../indexes/src/store/data-dir.js';
 import type { EvalQuery } from './datasets.js';
 
 export const VAL_MOD = 20;
@@ -92,7 +94,7 @@ export function recordQueries(records: Iterable<PremiseRecord>, holdout: Set<str
  * records the index was built from.
  */
 export function heldOutStatements(indexDir: string, holdout: Set<string>, limit = 2000): EvalQuery[] {
-  const table = PremiseTable.open(join(indexDir, 'premises.bin'));
+  const table = PremiseTable.open(join(dataDir(indexDir), 'premises.bin'));
   try {
     const queries: TrainQuery[] = [];
     let id = 0;
@@ -107,4 +109,54 @@ export function heldOutStatements(indexDir: string, holdout: Set<string>, limit 
   } finally {
     table.close();
   }
+}
+
+/** Which half of a project's theorems a query is in, by a stable hash of its name: `dev` for choices, `test` to report. */
+export type ProjectHalf = 'dev' | 'test';
+export const projectHalf = (name: string): ProjectHalf => (stableHash(`half:${name}`) % 2 === 0 ? 'dev' : 'test');
+
+/**
+ * A Lake project's own theorems as queries (`eval --project`), from the
+ * workspace entry of its automatic index: every theorem or lemma with a
+ * conclusion (never an alias), its statement as the proof state at its start;
+ * gold = every name its proof references that the entries resolve (`has`): the
+ * workspace's own premises (`workspace`) and those of the entries before it,
+ * the toolchain's and the dependencies' (`dependency`; the index's
+ * external references). Ordered by a stable hash of the name, so that any
+ * prefix (`limit`) is a fixed sample; `half`: only that half (each query's
+ * style is its half, so that a report on both gives each alone too).
+ */
+export function projectStatements(workspaceDir: string, has: (name: string) => boolean, opts: { limit?: number; half?: ProjectHalf } = {}): EvalQuery[] {
+  const table = PremiseTable.open(join(workspaceDir, 'premises.bin'));
+  try {
+    const external = readExternalRefs(workspaceDir, table.size);
+    const queries: { name: string; text: string; workspace: string[]; dependency: string[] }[] = [];
+    let id = 0;
+    for (const info of table.scan()) {
+      const i = id++;
+      if (!isStatement(info) || (opts.half && projectHalf(info.name) !== opts.half)) continue;
+      const keep = (names: Iterable<string>) => [...new Set(names)].filter((n) => n !== info.name && has(n));
+      const workspace = keep(Array.from(table.refs(i), (t) => table.name(t)));
+      const dependency = keep(external?.get(i) ?? []).filter((n) => !workspace.includes(n));
+      if (!workspace.length && !dependency.length) continue;
+      queries.push({ name: info.name, text: statementState(info), workspace, dependency });
+    }
+    queries.sort(byStableHash);
+    return queries.slice(0, opts.limit ?? queries.length).map((q) => ({
+      id: q.name,
+      style: projectHalf(q.name),
+      text: q.text,
+      theorem: q.name,
+      gold: [...q.dependency, ...q.workspace].map((n) => [n]),
+      goldParts: { dependency: q.dependency.map((n) => [n]), workspace: q.workspace.map((n) => [n]) },
+    }));
+  } finally {
+    table.close();
+  }
+}
+
+/** The workspace theorems of an opened project (`projectStatements` over its workspace entry, gold the names its engine resolves). */
+export function projectQueries(project: { engine: { lookup(name: string): unknown }; workspaceDir?: string }, opts: { limit?: number; half?: ProjectHalf } = {}): EvalQuery[] {
+  if (!project.workspaceDir) throw new Error('the project has no Lean sources of its own: nothing to evaluate');
+  return projectStatements(project.workspaceDir, (n) => !!project.engine.lookup(n), opts);
 }

@@ -115,6 +115,8 @@ export interface AutoIndex {
   roots: Record<string, string[]>;
   /** Every directory has the dense side (false: some entry could only be built sparse-only; open them BM25-only). */
   hybrid: boolean;
+  /** Each directory's entry kind (`workspace`: the project's own sources; the others are what it builds on). */
+  kinds: Record<string, CacheEntry['kind']>;
   /** The entries that could not be built (each already logged), served without them or BM25-only. */
   failures: string[];
 }
@@ -180,6 +182,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
   if (!dirs.some((d) => d)) throw new Error(failures.join('; '));
   noteUses(dirs);
   const rootsNow = () => Object.fromEntries(dirs.flatMap((d, i) => (d ? [[d, entryRoots(full[i]!)]] : [])));
+  const kindsNow = () => Object.fromEntries(dirs.flatMap((d, i) => (d ? [[d, full[i]!.kind]] : [])));
 
   // step 2: the dense side of every sparse-only entry
   const pending = full.flatMap((f, i) => (dirs[i] && dirs[i] !== f.dir ? [i] : []));
@@ -199,7 +202,7 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
     }
   }
   noteUses(pending.map((i) => dirs[i]));
-  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid, failures };
+  return { dirs: dirs.filter((d): d is string => !!d), roots: rootsNow(), hybrid, failures, kinds: kindsNow() };
 }
 
 interface BuildContext {
@@ -222,6 +225,8 @@ export const STAGED_KEY = 'none+deferred-informal';
 function indexArgs(entry: CacheEntry, earlier: string[], staged: boolean): string[] {
   return [
     ...(entry.links ? [] : entry.sources),
+    // the directory of links the toolchain entry is built from is ours: its links lead out of it by design
+    ...(entry.links ? ['--follow-links'] : []),
     '--no-dense',
     ...(staged ? ['--defer-informal'] : []),
     ...(entry.packages ? [] : ['--no-packages']),

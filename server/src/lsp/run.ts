@@ -15,9 +15,13 @@ import { serve } from './serve.js';
 
 /**
  * Opens one index directory, or several as one engine (`sparseOnly`: BM25 only, some built without vectors;
- * `sourceRoots`: per directory, where its premises' files are, instead of its manifest's sources).
+ * `sourceRoots`: per directory, where its premises' files are, instead of its manifest's sources;
+ * `project`: a Lake project's automatic index, searched with the project weights, engine/fusion.ts).
  */
-export type IndexOpener = (indexDir: string | string[], opts?: { sparseOnly?: boolean; sourceRoots?: Record<string, string[]> }) => Promise<PremiseSearch> | PremiseSearch;
+export type IndexOpener = (
+  indexDir: string | string[],
+  opts?: { sparseOnly?: boolean; sourceRoots?: Record<string, string[]>; project?: boolean },
+) => Promise<PremiseSearch> | PremiseSearch;
 
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
@@ -65,6 +69,8 @@ export const AUTO_INDEX_FIX =
  * are built; or the hybrid one at once when the cache has it.
  */
 function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabelleCommand'>, log: Logger, openIndex: IndexOpener, opts: LoadRequest | undefined): Promise<PremiseSearch> {
+  // a Lean project's automatic index takes the project weights; an Isabelle workspace keeps its own
+  const project = what.prover !== 'isabelle';
   return new Promise((resolveFirst, rejectFirst) => {
     let first: Promise<PremiseSearch> | undefined;
     const build = autoIndexDirs({
@@ -72,7 +78,7 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
       log,
       progress: opts?.progress,
       onSparse: (dirs, sourceRoots) => {
-        first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
+        first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots, project }));
         first.then(resolveFirst, rejectFirst);
       },
     });
@@ -82,14 +88,14 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
         if (failures.length) log.alert('warn', `${failures.join('; ')}; premise-lsp serves the rest${hybrid ? '' : ' (BM25 only where the vectors are missing)'}. ${AUTO_INDEX_FIX}`);
         if (!first && hybrid && opts?.upgrade) {
           // from the cache: BM25 first (the vectors and the encoder take as long again to load), then hybrid
-          first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots }));
+          first = Promise.resolve(openIndex(dirs, { sparseOnly: true, sourceRoots, project }));
           first.then(resolveFirst, rejectFirst);
         }
-        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid, sourceRoots }));
+        if (!first) return resolveFirst(await openIndex(dirs, { sparseOnly: !hybrid, sourceRoots, project }));
         if (!hybrid) return; // the sparse-only engine stays
         await first.catch(() => undefined);
         await new Promise((r) => setTimeout(r, 50)); // requests waiting for the first engine are answered before the long read
-        const full = await openIndex(dirs, { sourceRoots });
+        const full = await openIndex(dirs, { sourceRoots, project });
         if (opts?.upgrade) opts.upgrade(full);
         else log.info('automatic index: hybrid index ready (takes effect on the next load)');
       },

@@ -11,7 +11,8 @@
 --
 -- Commands: :PremiseSearch [text] (results → vim.ui.select, inserts the name;
 -- :PremiseSearch! fills the quickfix list instead), :PremiseInsert (premise-lsp's
--- "Insert premise" code actions at the cursor).
+-- "Insert premise" code actions at the cursor), :PremisePick [text] (the live
+-- picker: premise-lsp/picker.lua).
 local M = {}
 
 -- client name (what M.client() looks for) and the settings section / action tag
@@ -550,6 +551,10 @@ function M.insert_command_handler()
   end)
 end
 
+-- for the live picker (picker.lua)
+M._request, M._with_client, M._lsp_position = request, with_client, lsp_position
+M._not_editable, M._hit_fname, M._format_hit = not_editable, hit_fname, format_hit
+
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   if opts and opts.cmd then
@@ -562,6 +567,7 @@ function M.setup(opts)
   vim.cmd([[
     command! -nargs=* -bang PremiseSearch lua require('premise-lsp').search_command_handler(<q-args>, '<bang>' == '!')
     command! PremiseInsert lua require('premise-lsp').insert_command_handler()
+    command! -nargs=* PremisePick lua require('premise-lsp.picker').open(<q-args>)
   ]])
 
   local group = vim.api.nvim_create_augroup('premise-lsp', { clear = true })
