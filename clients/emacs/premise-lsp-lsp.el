@@ -134,6 +134,24 @@ command line around the original one."
                    (and (premise-lsp-lsp--present-p)
                         (or (not (eq premise-lsp-lsp-upstream 'theirs)) (null test) (funcall test)))))))
 
+;;;; Language ids
+
+(defun premise-lsp-lsp-register-language-ids ()
+  "Tell lsp-mode the language ids of the modes premise-lsp attaches to.
+lsp-mode takes a buffer's language id from `lsp-language-id-configuration'
+only, and warns into *Warnings* for a buffer it finds none for, over and over
+\(once per didOpen and per client activation check).  Entries that lean4-mode
+or isabelle-emacs made are kept; only missing ones are added: lean4 for the
+Lean modes and `premise-lsp-plain-mode', isabelle for the Isabelle modes and
+any .thy file."
+  (dolist (entry (append (mapcar (lambda (m) (cons m "lean4")) premise-lsp-lean-modes)
+                         (mapcar (lambda (m) (cons m "isabelle")) premise-lsp-isabelle-modes)
+                         (list (cons "\\.thy\\'" "isabelle") (cons 'premise-lsp-plain-mode "lean4"))))
+    (unless (assoc (car entry) lsp-language-id-configuration)
+      (add-to-list 'lsp-language-id-configuration entry t))))
+
+(premise-lsp-lsp-register-language-ids)
+
 ;;;; Proxy: premise-lsp in front of lean4-mode's and isabelle-emacs's clients
 
 (defun premise-lsp-lsp-wrap-client (client flavor)
@@ -211,6 +229,7 @@ Turns `premise-lsp-lsp-proxy-mode' off (one premise-lsp per buffer)."
   (if premise-lsp-lsp-add-on-mode
       (progn
         (when premise-lsp-lsp-proxy-mode (premise-lsp-lsp-proxy-mode -1))
+        (premise-lsp-lsp-register-language-ids)
         (lsp-register-client (premise-lsp-lsp--add-on-client)))
     (remhash premise-lsp-lsp-server-id lsp-clients)))
 

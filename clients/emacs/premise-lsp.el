@@ -368,5 +368,164 @@ at its declaration instead of inserting its name."
           (funcall (plist-get backend :execute) action)
           choice)))))
 
+;;;; Checking a setup: M-x premise-lsp-doctor
+
+(defun premise-lsp--doctor-base ()
+  "The premise-lsp program part of `premise-lsp-command' (before \"serve\")."
+  (cl-loop for w in premise-lsp-command until (equal w "serve") collect w))
+
+(defun premise-lsp--doctor-run (argv &optional timeout)
+  "Run ARGV for at most TIMEOUT seconds (default 60); (EXIT-CODE . OUTPUT).
+EXIT-CODE is a string when it could not run or did not finish in time (a
+command that hangs does not hang the doctor)."
+  (let* ((buf (generate-new-buffer " *premise-lsp doctor run*"))
+         (proc (condition-case e
+                   (make-process :name "premise-lsp-doctor-run" :command argv :buffer buf
+                                 :connection-type 'pipe :noquery t :sentinel #'ignore)
+                 (error (error-message-string e)))))
+    (unwind-protect
+        (if (stringp proc)
+            (cons proc "")
+          (process-send-eof proc)
+          (let ((deadline (+ (float-time) (or timeout 60))))
+            (while (and (process-live-p proc) (< (float-time) deadline))
+              (accept-process-output proc 0.05)))
+          (if (process-live-p proc)
+              (progn (delete-process proc)
+                     (cons "timeout" (format "%s did not finish within %d s" (string-join argv " ") (or timeout 60))))
+            (accept-process-output proc 0)
+            (cons (process-exit-status proc) (string-trim (with-current-buffer buf (buffer-string))))))
+      (kill-buffer buf))))
+
+(defun premise-lsp--doctor-server (base timeout)
+  "Start BASE serve --stdio (standalone, no automatic index) and send initialize.
+Wait up to TIMEOUT seconds for the answer, then shut it down.  Returns
+\(ok . SERVER-INFO) or (error . WHY)."
+  (let* ((argv (append base '("serve" "--stdio")))
+         (out "") (reply nil)
+         (stderr (generate-new-buffer " *premise-lsp doctor stderr*"))
+         (proc (condition-case e
+                   (make-process :name "premise-lsp-doctor" :command argv :connection-type 'pipe
+                                 :coding 'binary :noquery t :stderr stderr
+                                 :filter (lambda (_p s) (setq out (concat out s))))
+                 (error (kill-buffer stderr) (error-message-string e)))))
+    (if (stringp proc)
+        (cons 'error (format "could not start %s: %s" (string-join argv " ") proc))
+      (cl-flet ((send (msg)
+                  (let ((body (encode-coding-string (json-serialize msg) 'utf-8)))
+                    (process-send-string proc (format "Content-Length: %d\r\n\r\n%s" (length body) body))))
+                (parse ()
+                  (let ((start 0))
+                    (while (and (not reply)
+                                (string-match "Content-Length: \\([0-9]+\\)\r\n\r\n" out start))
+                      (let* ((len (string-to-number (match-string 1 out)))
+                             (beg (match-end 0)))
+                        (if (> (+ beg len) (length out))
+                            (setq start (length out))
+                          (let ((msg (ignore-errors
+                                       (json-parse-string (decode-coding-string (substring out beg (+ beg len)) 'utf-8)
+                                                          :object-type 'plist :null-object nil :false-object nil))))
+                            (when (equal (plist-get msg :id) 1) (setq reply msg)))
+                          (setq start (+ beg len))))))))
+        (unwind-protect
+            (progn
+              (send (list :jsonrpc "2.0" :id 1 :method "initialize"
+                          :params (list :processId :null :rootUri :null :capabilities (make-hash-table)
+                                        :initializationOptions (list :premise-lsp (list :autoIndex :false)))))
+              (let ((deadline (+ (float-time) timeout)))
+                (while (and (not reply) (process-live-p proc) (< (float-time) deadline))
+                  (accept-process-output proc 0.05)
+                  (parse)))
+              (when reply
+                (send '(:jsonrpc "2.0" :id 2 :method "shutdown"))
+                (send '(:jsonrpc "2.0" :method "exit"))
+                (let ((deadline (+ (float-time) 2)))
+                  (while (and (process-live-p proc) (< (float-time) deadline))
+                    (accept-process-output proc 0.05))))
+              (cond
+               ((null reply)
+                (cons 'error (format "%s did not answer initialize within %d s%s" (string-join argv " ") timeout
+                                     (let ((why (string-trim (with-current-buffer stderr (buffer-string)))))
+                                       (if (string-empty-p why) "" (concat ": " why))))))
+               ((plist-get reply :error)
+                (cons 'error (format "initialize failed: %s" (plist-get (plist-get reply :error) :message))))
+               (t (cons 'ok (plist-get (plist-get reply :result) :serverInfo)))))
+          (when (process-live-p proc) (delete-process proc))
+          (kill-buffer stderr))))))
+
+(defun premise-lsp-doctor-checks ()
+  "The checks of `premise-lsp-doctor' for the current buffer.
+A list of (SECTION LEVEL TEXT); LEVEL is `ok', `warning', `error' or `info'."
+  (let ((checks nil)
+        (exe (premise-lsp--missing-program)))
+    (cl-flet ((add (section level text) (push (list section level text) checks)))
+      (if exe
+          (add "server" 'error (format "`%s' is not installed or not on PATH: npm install -g premise-lsp-<version>.tgz (in a checkout: npm ci && npm link), or set `premise-lsp-command'" exe))
+        (let* ((base (premise-lsp--doctor-base))
+               (program (or (executable-find (car base)) (car base))))
+          (add "server" 'ok (format "command: %s (%s)" (string-join premise-lsp-command " ") program))
+          (pcase-let ((`(,code . ,out) (premise-lsp--doctor-run (append base '("--version")))))
+            (if (equal code 0)
+                (add "server" 'ok (format "version: %s" (car (split-string out "\n"))))
+              (add "server" 'warning (format "`%s --version' failed (a premise-lsp older than --version?): %s"
+                                             (string-join base " ") (car (split-string out "\n"))))))
+          (pcase (premise-lsp--doctor-server base 15)
+            (`(ok . ,info) (add "server" 'ok (format "the server starts and answers initialize (%s %s)"
+                                                    (or (plist-get info :name) "?") (or (plist-get info :version) ""))))
+            (`(error . ,why) (add "server" 'error (format "the server does not start: %s" why))))
+          (let ((index (plist-get (premise-lsp-settings) :index))
+                (root (directory-file-name (premise-lsp--root))))
+            (cond
+             ((null index)
+              (add "index" 'info "no `premise-lsp-index': the server indexes the project by itself (automatic index, cached)"))
+             ((file-readable-p (expand-file-name "manifest.json" index))
+              (add "index" 'ok (format "index (`premise-lsp-index'): %s" index)))
+             (t (add "index" 'error (format "index (`premise-lsp-index') %s has no manifest.json: it does not exist or is not an index; build it with premise-lsp index <sources> --out %s, or set `premise-lsp-index' to nil: the server then indexes the project by itself (automatic index)" index index))))
+            (pcase-let ((`(,code . ,out) (premise-lsp--doctor-run (append base (list "doctor" root)))))
+              (if (and (not (equal code 0)) (string-match-p "unknown command \"doctor\"" out))
+                  (add "index" 'warning "this premise-lsp has no `doctor' command (update it to see the index and cache state)")
+                (add "index" 'info (format "premise-lsp doctor %s%s:" root (if (equal code 0) "" (format " (exit %s)" code))))
+                ;; its lines: "✓ check", or "✗ check" followed by indented "fix: ..." lines
+                (dolist (line (split-string out "\n" t))
+                  (cond ((string-prefix-p "✓ " line) (add "index" 'ok (substring line 2)))
+                        ((string-prefix-p "✗ " line) (add "index" 'error (substring line 2)))
+                        (t (add "index" 'info (string-trim line))))))))))
+      (let ((upstream (premise-lsp--upstream major-mode)))
+        (pcase-dolist (`(,kind . ,programs) '((lean "lake" "lean") (isabelle "isabelle")))
+          (let ((found (cl-loop for p in programs for path = (executable-find p)
+                                when path return (format "%s (%s)" p path))))
+            (cond
+             (found (add "prover" 'ok (format "%s: %s" kind found)))
+             ((eq upstream kind)
+              (add "prover" 'error (format "%s: %s not on PATH, and this buffer's premise-lsp runs in front of it"
+                                           kind (string-join programs " or "))))
+             (t (add "prover" 'info (format "%s: %s not on PATH" kind (string-join programs " or ")))))))))
+    (nreverse checks)))
+
+;;;###autoload
+(defun premise-lsp-doctor ()
+  "Check the premise-lsp setup for the current buffer; show the report in a buffer.
+The checks of Neovim's :checkhealth premise-lsp: the command, its version,
+whether the server starts, the index (or `premise-lsp doctor' on the
+project: the automatic index's cache), the provers on PATH.  Returns the
+report buffer."
+  (interactive)
+  (let ((checks (premise-lsp-doctor-checks))
+        (buf (get-buffer-create "*premise-lsp doctor*"))
+        (section nil))
+    (with-current-buffer buf
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert "premise-lsp doctor\n")
+        (pcase-dolist (`(,s ,level ,text) checks)
+          (unless (equal s section)
+            (setq section s)
+            (insert "\n" (capitalize s) "\n"))
+          (insert (format "  %-8s %s\n" (upcase (symbol-name level)) text)))
+        (goto-char (point-min)))
+      (special-mode))
+    (when (called-interactively-p 'interactive) (display-buffer buf))
+    buf))
+
 (provide 'premise-lsp)
 ;;; premise-lsp.el ends here

@@ -11,9 +11,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
+import { lakeFixture, type LakeFixture } from '../unit/lake-project.js';
+import { globalInstall, snippet } from './snippets.js';
 import { ROOT, run, SERVE, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
 
 const SAMPLE = join(ROOT, 'test/fixtures/sample');
@@ -34,8 +36,12 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
   let proc: Run;
   let out: any;
   let dir: string;
+  let project: LakeFixture;
+  let install: ReturnType<typeof globalInstall>;
 
   beforeAll(async () => {
+    project = lakeFixture();
+    install = globalInstall();
     dir = mkdtempSync(join(tmpdir(), 'premise-lsp-lsp-mode-'));
     const outPath = join(dir, 'out.json');
     // a real index of the sample, whose hits carry the uri of their source (C-u premise-lsp-search visits it)
@@ -43,6 +49,9 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     await buildIndex({ sources: [SAMPLE], out: index });
     proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
       env: {
+        ...install.env,
+        PREMISE_LSP_TEST_PROJECT_FILE: project.wsFile,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_LSP_MODE: snippet('docs/editors.md', 'emacs-lsp-mode').body,
         PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
         PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
         PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]),
@@ -51,18 +60,20 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
         PREMISE_LSP_TEST_OUT: outPath,
         HOME: dir, // lsp-mode writes its session and server caches under ~/.emacs.d
       },
-      timeoutMs: 60_000,
+      timeoutMs: 150_000,
     });
     out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
-  }, 80_000);
+  }, 180_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
+    if (project) rmSync(dirname(project.root), { recursive: true, force: true });
+    if (install) rmSync(install.prefix, { recursive: true, force: true });
   });
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 7));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 10));
 
   for (const [setup, prefix] of [
     ['lean4-mode-style (premise-lsp wrapping lean4-mode\'s client)', 'proxy'],
@@ -87,6 +98,24 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(out.isabelle_search_source, log()).toBe('goal:dynamic_output');
     expect(out.isabelle_search_at_point[0]).toBe('Nat.add_0_right');
     expect(out.isabelle_completion).toContain('Nat.add_0_right');
+  });
+
+  it('docs/editors.md emacs-lsp-mode: premise-lsp (from PATH) wraps lean4-mode\'s client, the project is indexed by itself', () => {
+    expect(snippet('docs/editors.md', 'emacs-lsp-mode').body).not.toMatch(/premise-lsp-index/);
+    expect(out.snippet_command?.slice(0, 6), log()).toEqual(['premise-lsp', 'serve', '--stdio', '--flavor', 'lean', '--']);
+    expect(out.snippet_names).toContain('Proj.quux_wibble');
+    // the package's directory, found beside the premise-lsp command of the install
+    expect(out.snippet_load_path?.map((d: string) => realpathSync(d))).toEqual([realpathSync(join(ROOT, 'clients/emacs'))]);
+  });
+
+  it('an index that does not exist, premise-lsp in front of lean4-mode\'s client: its window/showMessage is in *Messages*', () => {
+    const line = (out.show_message as string).split('\n').find((l) => l.includes('could not load the premise index'));
+    expect(line, log()).toContain('/nonexistent/premise-lsp-idx');
+    expect(line).toContain('premise-lsp index');
+  });
+
+  it('the add-on in plain .lean/.thy buffers: lsp-mode knows their language ids, *Warnings* stays empty', () => {
+    expect(out.add_on_warnings, log()).toBe('');
   });
 
   it("C-u premise-lsp-search visits the picked premise's source at its declaration; without a uri it says so", () => {

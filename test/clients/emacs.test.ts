@@ -5,22 +5,32 @@
  * completion, premise-lsp-insert and premise-lsp-search, and writes what the
  * editor did to a JSON file read here.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
+import { lakeFixture, type LakeFixture } from '../unit/lake-project.js';
+import { globalInstall, snippet } from './snippets.js';
 import { fixtureCopy, ROOT, run, SERVE, serverCommand, skipReason, type Run, expectErtPassed, runLog } from './util.js';
 
 const SAMPLE = join(ROOT, 'test/fixtures/sample');
 
 const skip = skipReason('emacs');
+const hasUsePackage = !skip && spawnSync('emacs', ['--batch', '--eval', '(kill-emacs (if (locate-library "use-package") 0 3))'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
 
 describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', () => {
   let proc: Run;
   let out: any;
   let fixture: string;
+  let project: LakeFixture;
+  let install: ReturnType<typeof globalInstall>;
 
   beforeAll(async () => {
+    if (!hasUsePackage) console.warn('use-package is not installed for emacs: the README\'s use-package recipe is not run (CI installs elpa-use-package, see .ci/run)');
+    // the documentation's snippets run on a global install of this checkout, on a small Lake project
+    project = lakeFixture();
+    install = globalInstall();
     fixture = fixtureCopy('Complete.lean');
     const outPath = join(dirname(fixture), 'emacs-out.json');
     // a real index of the sample, whose hits carry the uri of their source (C-u premise-lsp-search visits it)
@@ -28,24 +38,31 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     await buildIndex({ sources: [SAMPLE], out: index });
     proc = await run('emacs', ['--batch', '-l', 'ert', '-l', join(ROOT, 'clients/emacs/test/premise-lsp-test.el'), '-f', 'ert-run-tests-batch-and-exit'], {
       env: {
+        ...install.env,
+        PREMISE_LSP_TEST_PROJECT_FILE: project.wsFile,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_EGLOT: snippet('docs/editors.md', 'emacs-eglot').body,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_USE_PACKAGE: snippet('README.md', 'emacs-use-package').body,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_PICKER: snippet('docs/editors.md', 'emacs-picker').body,
         PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
         PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
         PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]), // a server that is not premise-lsp
         PREMISE_LSP_TEST_FIXTURE: fixture,
         PREMISE_LSP_TEST_OUT: outPath,
       },
-      timeoutMs: 25_000,
+      timeoutMs: 150_000,
     });
     out = existsSync(outPath) ? JSON.parse(readFileSync(outPath, 'utf8')) : {};
-  }, 40_000);
+  }, 180_000);
 
   afterAll(() => {
     if (fixture) rmSync(dirname(fixture), { recursive: true, force: true });
+    if (project) rmSync(dirname(project.root), { recursive: true, force: true });
+    if (install) rmSync(install.prefix, { recursive: true, force: true });
   });
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 13));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 18 : 17));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');
@@ -67,6 +84,38 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     expect(out.visit_file && realpathSync(out.visit_file), log()).toBe(realpathSync(join(SAMPLE, 'lean/Sample/Order.lean')));
     expect(out.visit_line).toBe('/-- The triangle inequality for absolute values of integers. -/');
     expect(out.visit_unknown).toMatch(/the source of Nat\.le_of_lt_succ is not known/);
+  });
+  // the documentation's snippets, the doctor, the server's messages (the same ERT run)
+  it('docs/editors.md emacs-eglot and the README\'s emacs-use-package: found beside the premise-lsp command, premise-lsp --lean ROOT in lean4-mode, the automatic index served', async () => {
+    const root = (cmd: string[]) => cmd[cmd.indexOf('--lean') + 1];
+    for (const name of ['emacs-eglot', ...(hasUsePackage ? ['emacs-use-package'] : [])]) {
+      const key = name.replace(/-/g, '_');
+      const s = snippet(name === 'emacs-eglot' ? 'docs/editors.md' : 'README.md', name);
+      expect(s.body).not.toMatch(/premise-lsp-index/); // relies on the automatic index
+      const cmd: string[] = out[`${key}_command`];
+      expect(cmd?.slice(0, 4), name).toEqual(['premise-lsp', 'serve', '--stdio', '--lean']);
+      expect(root(cmd)).toBe(project.root);
+      expect(out[`${key}_names`]).toContain('Proj.quux_wibble');
+      // the package's directory, found beside the premise-lsp command of the install
+      expect(out[`${key}_load_path`]?.map((d: string) => realpathSync(d))).toEqual([realpathSync(join(ROOT, 'clients/emacs'))]);
+    }
+  });
+
+  it('docs/editors.md emacs-picker: C-c C-s runs premise-lsp-pick in lean4-mode buffers', () => {
+    expect(out.snippet_picker_key, log()).toBe('premise-lsp-pick');
+  });
+
+  it('M-x premise-lsp-doctor: command, server start, no index setting, lake; errors for a missing index and a missing command', () => {
+    expect(out.doctor_ok).toMatch(/OK +the server starts and answers initialize/);
+    expect(out.doctor_ok).not.toMatch(/ERROR/);
+    expect(out.doctor_bad_index).toMatch(/ERROR +index \(`premise-lsp-index'\) \/nonexistent\/premise-lsp-index has no manifest.json/);
+    expect(out.doctor_missing).toMatch(/ERROR +`premise-lsp-not-installed-here' is not installed or not on PATH/);
+  });
+
+  it('an index that does not exist: the server\'s window/showMessage is in *Messages*, naming it and the command that builds one', () => {
+    const line = (out.show_message as string).split('\n').find((l) => l.includes('could not load the premise index'));
+    expect(line, log()).toContain('/nonexistent/premise-lsp-idx');
+    expect(line).toContain('premise-lsp index');
   });
 });
 

@@ -5,21 +5,24 @@
  * :PremiseInsert, :PremiseSearch and :PremiseSearch! and writes what the editor
  * did to a JSON file read here.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexes/src/build.js';
+import { lakeFixture } from '../unit/lake-project.js';
+import { globalInstall } from './snippets.js';
 import { fixtureCopy, ROOT, run, SERVE, serverCommand, skipReason, type Run } from './util.js';
 
 const skip = skipReason('nvim');
 
 /** Runs a test script of test/clients/nvim/ in headless Neovim with the plugin on the runtime path; what it wrote. */
-async function nvimScript(script: string, file: string, outPath: string, env: Record<string, string> = {}): Promise<{ proc: Run; out: any }> {
+async function nvimScript(script: string, file: string, outPath: string, env: Record<string, string> = {}, timeoutMs = 20_000): Promise<{ proc: Run; out: any }> {
   const proc = await run(
     'nvim',
     ['--headless', '--clean', '--cmd', `set rtp^=${join(ROOT, 'clients/nvim')}`, '-S', join(ROOT, 'test/clients/nvim', script), file],
-    { env: { PREMISE_LSP_OUT: outPath, ...env }, timeoutMs: 20_000 },
+    { env: { PREMISE_LSP_OUT: outPath, ...env }, timeoutMs },
   );
   const diag = `nvim exit ${proc.code} after ${proc.ms} ms${proc.timedOut ? ' (killed: timeout)' : ''}\nstderr:\n${proc.stderr.slice(-2000)}`;
   if (!existsSync(outPath)) throw new Error(`nvim wrote no result\n${diag}`);
@@ -233,6 +236,79 @@ describe.skipIf(skip !== undefined)('neovim client: never loses or misplaces the
     expect(s.insert_messages.map((m: any) => m.msg)).toEqual(["premise-lsp: not inserted: the buffer is not 'modifiable'"]);
     expect(texts(s)).toEqual(["premise-lsp: not inserted: the buffer is not 'modifiable'"]);
     expect(s.lines).toEqual(original);
+  });
+});
+
+describe.skipIf(skip !== undefined)('neovim client: :checkhealth premise-lsp', () => {
+  let out: any;
+  let install: ReturnType<typeof globalInstall>;
+  let project: string;
+  const version = spawnSync(process.execPath, [SERVE, '--version'], { encoding: 'utf8' });
+
+  beforeAll(async () => {
+    const f = lakeFixture();
+    project = f.root;
+    install = globalInstall();
+    ({ out } = await nvimScript('checkhealth.lua', f.wsFile, join(install.prefix, 'out.json'), install.env, 90_000));
+  }, 100_000);
+
+  afterAll(() => {
+    if (project) rmSync(dirname(project), { recursive: true, force: true });
+    if (install) rmSync(install.prefix, { recursive: true, force: true });
+  });
+
+  const text = (name: string) => (out.reports[name] as string[]).join('\n');
+
+  it('as the README sets it up: command found, version, the server starts, no index setting (automatic index), lake on PATH', () => {
+    const r = text('ok');
+    expect(r).toMatch(/OK:? command: premise-lsp serve --stdio \(/);
+    // --version: OK with its output where this premise-lsp has it, else a warning (not an error)
+    if (version.status === 0) expect(r).toContain(`OK: version: ${version.stdout.trim().split('\n')[0]}`);
+    else expect(r).toMatch(/WARNING:? `premise-lsp --version` failed/);
+    expect(r).toMatch(/OK:? the server starts and answers initialize \(premise-lsp/);
+    expect(r).toContain('no `index` setting: the server indexes the project by itself');
+    expect(r).toMatch(/premise-lsp doctor|has no `doctor` command/);
+    expect(r).toMatch(/OK:? lean: lake \(/);
+    expect(r).not.toMatch(/ERROR/);
+  });
+
+  it('a command that is not installed: an error naming it, with how to install', () => {
+    const r = text('missing');
+    expect(r).toMatch(/ERROR:? 'premise-lsp-not-installed-here' is not installed or not on PATH/);
+    expect(r).toContain('npm install -g premise-lsp-<version>.tgz');
+  });
+
+  it('an index setting that does not exist: an error with the command that builds it, and that dropping it enables the automatic index', () => {
+    const r = text('bad_index');
+    expect(r).toMatch(/ERROR:? index \(setting `index`\) \/nonexistent\/premise-lsp-index has no manifest.json/);
+    expect(r).toContain('premise-lsp index <sources> --out /nonexistent/premise-lsp-index');
+    expect(r).toContain('automatic index');
+  });
+});
+
+describe.skipIf(skip !== undefined)("neovim client: a missing index is shown in :messages (the server's window/showMessage)", () => {
+  let out: any;
+  let file: string;
+
+  beforeAll(async () => {
+    file = fixtureCopy('Complete.lean');
+    const cmd = [process.execPath, SERVE, 'serve', '--stdio'];
+    ({ out } = await nvimScript('message.lua', file, join(dirname(file), 'nvim-out.json'), {
+      PREMISE_LSP_CMD: JSON.stringify(cmd),
+      PREMISE_LSP_INDEX: '/nonexistent/premise-lsp-idx',
+      PREMISE_LSP_MESSAGE: 'could not load the premise index',
+    }));
+  }, 30_000);
+
+  afterAll(() => {
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  });
+
+  it('shows the message once, naming the index and the command that builds one', () => {
+    const lines = (out.messages as string).split('\n').filter((l) => l.includes('could not load the premise index'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('/nonexistent/premise-lsp-idx');
+    expect(lines[0]).toContain('premise-lsp index');
   });
 });
 

@@ -22,6 +22,7 @@
 //   sorry                                (a warning diagnostic "declaration uses 'sorry'" on that line)
 //   -- refresh                           (send workspace/semanticTokens/refresh after elaboration)
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
+// `$/lean/rpc/connect` answers `{sessionId}` (a fresh id per call; nothing else of RPC is reproduced).
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
 // FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
 // FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it).
@@ -36,6 +37,7 @@ if (process.env.FAKE_DIE_AFTER_FIRST) {
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)
 let hung = false;
+let rpcSessions = 0;
 let shutDown = false;
 let serverReqId = 0;
 const DECL = /^\S/;
@@ -269,6 +271,8 @@ listen((msg) => {
       const value = '```lean\n' + w.word + ' : Prop\n```' + (w.word.includes('.') ? '\n***\n*import Init.Prelude*' : '');
       return reply(id, { range: { start: pos(params.position.line, w.start), end: pos(params.position.line, w.end) }, contents: { value, kind: 'markdown' } });
     }
+    case '$/lean/rpc/connect':
+      return reply(id, { sessionId: String(++rpcSessions) });
     case 'textDocument/definition':
       return reply(id, null);
     case 'textDocument/documentSymbol':

@@ -336,5 +336,77 @@
     (premise-lsp-lsp-proxy-mode -1)
     (remhash 'lsp-isar lsp-clients)))
 
+;;;; docs/editors.md's lsp-mode snippet, verbatim, on a global install and the automatic index
+
+(ert-deftest premise-lsp-lsp-test-snippet ()
+  "The lsp-mode setup of docs/editors.md: premise-lsp wraps lean4-mode's client; the project is indexed by itself."
+  (let ((snippet (premise-lsp-test--snippet "emacs-lsp-mode"))
+        (file premise-lsp-test--project-file)
+        (buf nil))
+    (skip-unless (and snippet file premise-lsp-test--fake-lean))
+    (let ((root (directory-file-name (locate-dominating-file file "lakefile.lean")))
+          (premise-lsp-command '("premise-lsp" "serve" "--stdio"))
+          (premise-lsp-index nil)
+          (premise-lsp-settings nil))
+      (unwind-protect
+          (progn
+            (premise-lsp-test--observe "snippet_load_path" (vconcat (premise-lsp-test--eval-snippet snippet)))
+            (lsp-workspace-folders-add root) ; lsp-mode's "import project root?", answered
+            (setq buf (find-file-noselect file))
+            (with-current-buffer buf
+              (lean4-mode)
+              (premise-lsp-test--wait
+               "premise-lsp in front of lean4-mode's client"
+               (lambda () (and (equal (premise-lsp-test--server-ids) '("premise-lsp+lean4-lsp"))
+                               (cl-every (lambda (w) (eq (lsp--workspace-status w) 'initialized)) (lsp-workspaces)))))
+              (premise-lsp-test--observe "snippet_command"
+                                         (vconcat (process-command (lsp--workspace-proc (car (lsp-workspaces))))))
+              (premise-lsp-test--observe "snippet_names"
+                                         (vconcat (premise-lsp-test--wait-for-premise "quux wibble commute" "Proj.quux_wibble")))))
+        (when (buffer-live-p buf)
+          (with-current-buffer buf
+            (dolist (w (lsp-workspaces)) (ignore-errors (lsp-workspace-shutdown w))))
+          (kill-buffer buf))
+        (lsp-workspace-folders-remove root)
+        (premise-lsp-lsp-proxy-mode -1)))))
+
+;;;; The server's messages
+
+(ert-deftest premise-lsp-lsp-test-show-message ()
+  "An index that does not exist, premise-lsp in front of lean4-mode's client: its window/showMessage
+reaches the echo area and *Messages*."
+  (unwind-protect
+      (let ((premise-lsp-test--server '("premise-lsp" "serve" "--stdio")) ; the global install, serving the index setting
+            (premise-lsp-index "/nonexistent/premise-lsp-idx"))
+        (premise-lsp-lsp-proxy-mode 1)
+        (premise-lsp-test--with-buffer ("Complete.lean" lean4-mode ("premise-lsp+lean4-lsp"))
+          (premise-lsp-test--wait "the message in *Messages*"
+                                  (lambda () (string-match-p "could not load the premise index" (premise-lsp-test--messages)))
+                                  40)
+          (premise-lsp-test--observe "show_message" (premise-lsp-test--messages))))
+    (premise-lsp-lsp-proxy-mode -1)))
+
+;;;; lsp-mode's language ids: no *Warnings* in the buffers premise-lsp attaches to
+
+(ert-deftest premise-lsp-lsp-test-no-language-id-warnings ()
+  "The add-on in `premise-lsp-plain-mode' buffers (.lean and .thy files without a prover mode):
+lsp-mode knows their language ids, so *Warnings* stays empty."
+  (unwind-protect
+      (progn
+        (premise-lsp-lsp-add-on-mode 1)
+        (add-hook 'premise-lsp-plain-mode-hook #'lsp)
+        (when (get-buffer "*Warnings*") (kill-buffer "*Warnings*"))
+        (premise-lsp-test--with-buffer ("Complete.lean" premise-lsp-plain-mode ("premise-lsp"))
+          (should (equal (lsp-buffer-language) "lean4"))
+          (premise-lsp-test--goto "rw [" t)
+          (should (member "Nat.add_comm" (premise-lsp-test--completions))))
+        (premise-lsp-test--with-buffer ("Demo.thy" premise-lsp-plain-mode ("premise-lsp"))
+          (should (equal (lsp-buffer-language) "isabelle")))
+        (let ((warnings (if (get-buffer "*Warnings*") (with-current-buffer "*Warnings*" (buffer-string)) "")))
+          (premise-lsp-test--observe "add_on_warnings" warnings)
+          (should (equal warnings ""))))
+    (remove-hook 'premise-lsp-plain-mode-hook #'lsp)
+    (premise-lsp-lsp-add-on-mode -1)))
+
 (provide 'premise-lsp-lsp-test)
 ;;; premise-lsp-lsp-test.el ends here

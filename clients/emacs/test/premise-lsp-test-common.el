@@ -76,5 +76,67 @@
       (when (and visited (not (eq visited searched))) (kill-buffer visited))
       (set-buffer searched))))
 
+;;;; Snippets of the documentation, run as they are written
+
+(defvar premise-lsp-test--project-file (getenv "PREMISE_LSP_TEST_PROJECT_FILE")
+  "A .lean file of a small Lake project, for the snippets (the automatic index).")
+
+(defun premise-lsp-test--snippet (name)
+  "The text of documentation snippet NAME, from PREMISE_LSP_TEST_SNIPPET_<NAME>."
+  (getenv (concat "PREMISE_LSP_TEST_SNIPPET_" (upcase (replace-regexp-in-string "[^[:alnum:]]" "_" name)))))
+
+(defun premise-lsp-test--eval-snippet (text &optional after-setup)
+  "Evaluate every form of TEXT, in order, as `load' would.
+Returns the directories it added to `load-path', which it sees without the
+suite's own clients/emacs entry (premise-lsp.el is already loaded from there,
+so these show where the snippet would load it from).  AFTER-SETUP: TEXT
+follows a setup snippet, so the package's directory stays on `load-path'."
+  (let* ((own (directory-file-name (file-truename (file-name-directory (locate-library "premise-lsp")))))
+         (load-path (if after-setup load-path
+                      (cl-remove-if (lambda (d) (equal (directory-file-name (file-truename d)) own)) load-path)))
+         (before load-path))
+    (with-temp-buffer
+      (insert text)
+      (goto-char (point-min))
+      (condition-case nil
+          (while t (eval (read (current-buffer)) t))
+        (end-of-file nil)))
+    (cl-remove-if (lambda (d) (member d before)) load-path)))
+
+(defmacro premise-lsp-test--keeping-hooks (hooks &rest body)
+  "Run BODY, then give the hook variables HOOKS back their values."
+  (declare (indent 1))
+  (let ((saved (make-symbol "saved")))
+    `(let ((,saved (mapcar (lambda (h) (cons h (and (boundp h) (default-value h)))) ,hooks)))
+       (unwind-protect (progn ,@body)
+         (pcase-dolist (`(,h . ,v) ,saved) (set-default h v))))))
+
+(defun premise-lsp-test--wait-until (what pred &optional seconds)
+  "Run the event loop until PRED gives non-nil (returned); fail naming WHAT after SECONDS."
+  (let ((deadline (+ (float-time) (or seconds 15))) v)
+    (while (not (setq v (funcall pred)))
+      (when (> (float-time) deadline)
+        (ert-fail (format "timed out waiting for %s" what)))
+      (accept-process-output nil 0.05))
+    v))
+
+(defun premise-lsp-test--wait-for-premise (query name &optional seconds)
+  "Search QUERY until NAME is among the results (the automatic index is served); the names."
+  (let (last)
+    (condition-case err
+        (premise-lsp-test--wait-until
+         name
+         (lambda ()
+           (let ((names (mapcar (lambda (h) (plist-get h :name))
+                                (append (plist-get (premise-lsp-search-results query) :results) nil))))
+             (setq last names)
+             (and (member name names) names)))
+         (or seconds 90))
+      (ert-test-failed (ert-fail (format "%s; last answer: %S" (cadr err) last))))))
+
+(defun premise-lsp-test--messages ()
+  "The text of *Messages*."
+  (with-current-buffer (messages-buffer) (buffer-substring-no-properties (point-min) (point-max))))
+
 (provide 'premise-lsp-test-common)
 ;;; premise-lsp-test-common.el ends here

@@ -204,6 +204,107 @@ With `:server CMD' first in BODY, Eglot runs CMD instead."
       (premise-lsp-test--observe "visit_unknown" (or (car said) ""))
       (should (string-match-p "the source of Nat.le_of_lt_succ is not known" (car said))))))
 
+;;;; The documentation's Eglot snippets, verbatim, on a global install and the automatic index
+
+(defun premise-lsp-test--eglot-snippet (name)
+  "Run snippet NAME, then open the Lake project's file in lean4-mode as a user would.
+lean4-mode is not installed: a stand-in (a `prog-mode') whose hook the
+snippet fills.  Eglot's `eglot-ensure' connects after the command that
+opened the file, from `post-command-hook', which is run here."
+  (let ((snippet (premise-lsp-test--snippet name))
+        (file premise-lsp-test--project-file))
+    (unless (and snippet file) (ert-skip "no snippet or project given"))
+    (unless (fboundp 'lean4-mode)
+      (define-derived-mode lean4-mode prog-mode "Lean 4" "Stand-in for lean4-mode."))
+    (premise-lsp-test--keeping-hooks '(lean4-mode-hook isar-mode-hook premise-lsp-plain-mode-hook post-command-hook)
+      (let ((premise-lsp-command '("premise-lsp" "serve" "--stdio"))
+            (premise-lsp-index nil)
+            (premise-lsp-settings nil)
+            (eglot-sync-connect t)
+            (eglot-connect-timeout 20)
+            (eglot-autoreconnect nil)
+            (buf nil))
+        (unwind-protect
+            (progn
+              (premise-lsp-test--observe (concat (string-replace "-" "_" name) "_load_path")
+                                         (vconcat (premise-lsp-test--eval-snippet snippet)))
+              (setq buf (find-file-noselect file))
+              (with-current-buffer buf
+                (lean4-mode)
+                (run-hooks 'post-command-hook)
+                (let ((server (premise-lsp-test--wait-until "Eglot to connect" #'eglot-current-server 20)))
+                  (premise-lsp-test--observe (concat (string-replace "-" "_" name) "_command") (vconcat (process-command (jsonrpc--process server)))))
+                (premise-lsp-test--observe (concat (string-replace "-" "_" name) "_names")
+                                           (vconcat (premise-lsp-test--wait-for-premise "quux wibble commute" "Proj.quux_wibble")))))
+          (when (buffer-live-p buf)
+            (with-current-buffer buf
+              (let ((server (eglot-current-server)))
+                (when server (ignore-errors (eglot-shutdown server)))))
+            (kill-buffer buf)))))))
+
+(ert-deftest premise-lsp-test-snippet-eglot ()
+  "docs/editors.md's Eglot setup: premise-lsp in front of lake in lean4-mode, the project indexed by itself."
+  (premise-lsp-test--eglot-snippet "emacs-eglot"))
+
+(when (locate-library "use-package")
+  (ert-deftest premise-lsp-test-snippet-use-package ()
+    "The README's use-package recipe: the same, with the package found beside the premise-lsp command."
+    ;; Emacs 29 has use-package autoloaded; on 28, package.el activates elpa-use-package
+    ;; at startup, which batch mode skips
+    (require 'use-package)
+    (premise-lsp-test--eglot-snippet "emacs-use-package")))
+
+;; docs/editors.md's picker key, run as written: the key is in lean4-mode's map once lean4-mode loads
+(ert-deftest premise-lsp-test-snippet-picker ()
+  "The live picker snippet: C-c C-s runs `premise-lsp-pick' in lean4-mode buffers."
+  (let ((snippet (premise-lsp-test--snippet "emacs-picker")))
+    (unless snippet (ert-skip "no snippet given"))
+    (unless (fboundp 'lean4-mode)
+      (define-derived-mode lean4-mode prog-mode "Lean 4" "Stand-in for lean4-mode."))
+    (premise-lsp-test--eval-snippet snippet t) ; after the setup, which put the package on `load-path'
+    (provide 'lean4-mode) ; what loading lean4-mode does: the snippet's `with-eval-after-load' runs
+    (should (eq (lookup-key lean4-mode-map (kbd "C-c C-s")) #'premise-lsp-pick))
+    (premise-lsp-test--observe "snippet_picker_key" (symbol-name (lookup-key lean4-mode-map (kbd "C-c C-s"))))))
+
+;;;; Checking a setup, and the server's messages
+
+(ert-deftest premise-lsp-test-doctor ()
+  "M-x premise-lsp-doctor: the checks of :checkhealth, in a buffer."
+  (skip-unless premise-lsp-test--project-file)
+  (let ((default-directory (file-name-directory premise-lsp-test--project-file))
+        (premise-lsp-settings nil))
+    (let* ((premise-lsp-command '("premise-lsp" "serve" "--stdio"))
+           (premise-lsp-index nil)
+           (report (with-current-buffer (premise-lsp-doctor) (buffer-string))))
+      (premise-lsp-test--observe "doctor_ok" report)
+      (should (string-match-p "^  OK +command: premise-lsp serve --stdio (" report))
+      (should (string-match-p "^  OK +the server starts and answers initialize (premise-lsp" report))
+      (should (string-match-p "no `premise-lsp-index': the server indexes the project by itself" report))
+      (should (string-match-p "^  OK +lean: lake (" report))
+      (should-not (string-match-p "ERROR" report)))
+    (let* ((premise-lsp-command '("premise-lsp" "serve" "--stdio"))
+           (premise-lsp-index "/nonexistent/premise-lsp-index")
+           (report (with-current-buffer (premise-lsp-doctor) (buffer-string))))
+      (premise-lsp-test--observe "doctor_bad_index" report)
+      (should (string-match-p "ERROR +index (`premise-lsp-index') /nonexistent/premise-lsp-index has no manifest.json" report))
+      (should (string-match-p "premise-lsp index <sources> --out /nonexistent/premise-lsp-index" report)))
+    (let* ((premise-lsp-command '("premise-lsp-not-installed-here" "serve" "--stdio"))
+           (report (with-current-buffer (premise-lsp-doctor) (buffer-string))))
+      (premise-lsp-test--observe "doctor_missing" report)
+      (should (string-match-p "ERROR +`premise-lsp-not-installed-here' is not installed or not on PATH: npm install -g" report)))))
+
+(ert-deftest premise-lsp-test-show-message ()
+  "An index that does not exist: the server's window/showMessage is in the echo area and *Messages*."
+  (let ((premise-lsp-index "/nonexistent/premise-lsp-idx"))
+    (premise-lsp-test--with-server
+      :server '("premise-lsp" "serve" "--stdio") ; the global install, serving the index setting
+      (let ((seen (premise-lsp-test--wait-until
+                   "the message in *Messages*"
+                   (lambda () (let ((m (premise-lsp-test--messages)))
+                                (and (string-match-p "could not load the premise index" m) m)))
+                   40)))
+        (premise-lsp-test--observe "show_message" seen)))))
+
 ;;;; Awkward moments
 
 (ert-deftest premise-lsp-test-other-server ()

@@ -4,7 +4,7 @@
 local M = {}
 
 M.out_path = assert(os.getenv('PREMISE_LSP_OUT'), 'PREMISE_LSP_OUT not set')
-M.cmd = vim.json.decode((assert(os.getenv('PREMISE_LSP_CMD'), 'PREMISE_LSP_CMD not set')))
+M.cmd = os.getenv('PREMISE_LSP_CMD') and vim.json.decode(os.getenv('PREMISE_LSP_CMD')) -- the server command, for the scripts that set it up
 
 function M.write_out(result)
   local f = assert(io.open(M.out_path, 'w'))
@@ -46,6 +46,44 @@ function M.wait(cond, timeout_ms, what)
     end
     coroutine.yield()
   end
+end
+
+-- Polls premise-lsp.search for `query` (through the plugin, on the buffer's premise-lsp client)
+-- until a result is named `name`: the automatic index has been built and serves it. The names found.
+function M.wait_for_premise(query, name, timeout_ms)
+  local pl = require('premise-lsp')
+  local names, pending, last = {}, false, 'no answer'
+  local ok, v = pcall(M.wait, function()
+    if not pending and vim.tbl_contains(names, name) then
+      return names
+    end
+    if not pending then
+      pending = true
+      pl.search(query, function(err, result)
+        names = {}
+        for _, r in ipairs((not err and result and result.results) or {}) do
+          table.insert(names, r.name)
+        end
+        last = err and vim.inspect(err) or vim.inspect(names)
+        pending = false
+      end)
+    end
+  end, timeout_ms or 90000, name .. ' from the automatic index')
+  if not ok then
+    error(v .. ' (last answer: ' .. last .. ')')
+  end
+  return v
+end
+
+-- The lines of the first floating window, once one is open.
+function M.wait_for_float(timeout_ms)
+  return M.wait(function()
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(w).relative ~= '' then
+        return vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false)
+      end
+    end
+  end, timeout_ms or 8000, 'a floating window')
 end
 
 -- Runs `main` as a coroutine resumed every 20 ms from Neovim's main loop (so typeahead and LSP

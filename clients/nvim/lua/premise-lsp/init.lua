@@ -35,6 +35,9 @@ local defaults = {
   -- builtin: vim.lsp.completion.enable() where it exists (Neovim >= 0.11), with autotrigger.
   -- Set `completion = false` when nvim-cmp (cmp-nvim-lsp) or another plugin completes.
   completion = { omnifunc = true, builtin = true, autotrigger = true },
+  -- normal-mode key mapped to vim.lsp.buf.hover in attached buffers on Neovim < 0.10
+  -- (0.10 maps K itself), unless the buffer already has a mapping for it; false: none
+  hover_key = 'K',
 }
 
 M.config = vim.deepcopy(defaults)
@@ -46,7 +49,7 @@ local function notify(msg, level)
   vim.notify('premise-lsp: ' .. msg, level or vim.log.levels.INFO)
 end
 
-local function find_root(bufnr)
+function M.find_root(bufnr)
   local path = vim.api.nvim_buf_get_name(bufnr)
   local dir = path ~= '' and vim.fn.fnamemodify(path, ':p:h') or vim.fn.getcwd()
   local cur = dir
@@ -184,8 +187,44 @@ function M.enable_completion(client, bufnr)
   end
 end
 
+--- Map `hover_key` (K) to vim.lsp.buf.hover in `bufnr` on Neovim < 0.10, which
+--- has no such default: there K runs 'keywordprg' (man). A mapping the user
+--- made (buffer-local or global) is kept.
+function M.enable_hover(bufnr)
+  local key = M.config.hover_key
+  if not key or vim.fn.has('nvim-0.10') == 1 then
+    return
+  end
+  local mapped = vim.api.nvim_buf_call(bufnr, function()
+    return vim.fn.maparg(key, 'n') ~= ''
+  end)
+  if not mapped then
+    vim.keymap.set('n', key, vim.lsp.buf.hover, { buffer = bufnr, desc = 'premise-lsp: hover' })
+  end
+end
+
+local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+
+--- window/showMessage through vim.notify (so it is in :messages, or in a
+--- notification plugin's window), level from the message type.
+function M.show_message(_, result, ctx)
+  if type(result) ~= 'table' or type(result.message) ~= 'string' then
+    return
+  end
+  local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+  local name = client and client.name or M.name
+  local text = result.message
+  if not vim.startswith(text, name .. ':') and not vim.startswith(text, M.name .. ':') then
+    text = name .. ': ' .. text
+  end
+  vim.notify(text, levels[result.type] or vim.log.levels.INFO)
+end
+
+M.handlers = { ['window/showMessage'] = M.show_message }
+
 local function on_attach(client, bufnr)
   M.enable_completion(client, bufnr)
+  M.enable_hover(bufnr)
   if M.config.on_attach then
     M.config.on_attach(client, bufnr)
   end
@@ -202,11 +241,12 @@ function M.lsp_config()
   local cfg = {
     filetypes = M.config.filetypes,
     root_dir = function(bufnr, on_dir)
-      on_dir(find_root(bufnr))
+      on_dir(M.find_root(bufnr))
     end,
     init_options = { [M.section] = settings },
     settings = { [M.section] = settings },
     capabilities = M.config.capabilities,
+    handlers = M.handlers,
     on_attach = on_attach,
   }
   if M.config.upstream == 'lean' then
@@ -232,7 +272,7 @@ function M.attach(bufnr)
   if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
     return nil
   end
-  local root = find_root(bufnr)
+  local root = M.find_root(bufnr)
   local id = clients_by_root[root]
   if id and not vim.lsp.get_client_by_id(id) then
     id = nil
@@ -248,6 +288,7 @@ function M.attach(bufnr)
       capabilities = M.config.capabilities,
       init_options = { [M.section] = settings },
       settings = { [M.section] = settings },
+      handlers = M.handlers,
       on_attach = on_attach,
     }, { bufnr = bufnr })
   end
@@ -267,6 +308,7 @@ function M.attach(bufnr)
       capabilities = capabilities,
       init_options = { [M.section] = settings },
       settings = { [M.section] = settings },
+      handlers = M.handlers,
       on_attach = on_attach,
       on_exit = function()
         if clients_by_root[root] == id then
