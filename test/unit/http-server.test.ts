@@ -97,18 +97,28 @@ describe('API server transport', () => {
   }, 15_000);
 
   it('closes a connection that never sends a byte, and one that never finishes its headers', async () => {
-    const port = await start({ idleTimeoutMs: 300, headersTimeoutMs: 300 });
-    // before: neither was ever closed (node's header timeout starts at the first byte; no idle timeout)
-    const silent = connect(port, '127.0.0.1');
+    // before: neither was ever closed within the hang guard (node's defaults: a 60 s header timeout,
+    // checked every 30 s; no idle timeout). Each mechanism has its own server, the other's timeout far
+    // off, so that which one closes a connection is no race between two timers of the same length.
+    // The idle timeout closes the silent one (with nothing written)...
+    const idlePort = await start({ idleTimeoutMs: 300, headersTimeoutMs: 20_000 });
+    const silent = connect(idlePort, '127.0.0.1');
+    let silentReply = '';
+    silent.setEncoding('utf8');
+    // read what comes: a socket with unread input never sees the server's close, so never closes
+    silent.on('data', (d: string) => (silentReply += d));
     silent.on('error', () => undefined);
     await once(silent, 'close');
-    const half = connect(port, '127.0.0.1');
+    expect(silentReply).toBe('');
+    // ... the header timeout the one that keeps sending a header byte now and then (never idle for its
+    // idle timeout) and never the end of its headers: 408
+    const headersPort = await start({ idleTimeoutMs: 20_000, headersTimeoutMs: 300 });
+    const half = connect(headersPort, '127.0.0.1');
     let reply = '';
     half.setEncoding('utf8');
     half.on('data', (d: string) => (reply += d));
     half.on('error', () => undefined);
     const closed = once(half, 'close');
-    // keeps sending a header byte now and then (never idle), never the end of the headers
     const drip = setInterval(() => half.writable && half.write('x'), 100);
     half.write('POST /retrieve HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     await closed;

@@ -48,8 +48,9 @@ export const REQUEST_TIMEOUT_MS = 20_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /**
  * How long a connection may send nothing while none of its requests is being worked on: one that
- * opens and never sends a byte is closed after this (node's header and request timeouts start at a
- * request's first byte, so they never close it).
+ * opens and never sends a byte is closed after this, with nothing written. (Node's header timeout
+ * also times a connection's first request from its opening, so with equal timeouts it may close such
+ * a connection first, at its next check, with a 408: either way it is closed.)
  */
 export const IDLE_TIMEOUT_MS = 10_000;
 /** Most connections open at once; node closes any beyond it as it comes (`maxConnections`). */
