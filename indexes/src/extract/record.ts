@@ -1,6 +1,6 @@
 /**
  * The premise record: one per declaration, emitted by the extractors and stored
- * (minus `rawRefs`/`scope`) in an index's metadata sidecar. The README documents
+ * (minus `rawRefs`/`scope`) in an index's metadata sidecar. docs/cli.md documents
  * this schema; keep both in step.
  */
 

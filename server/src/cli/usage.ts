@@ -58,7 +58,7 @@ Extracts the declarations of .lean/.thy trees (a Lake package: its default libra
   --encoder DIR        the encoder for premise vectors (default: the shipped models/default)
   --no-dense           BM25 only: no vectors
   --defer-informal     with --no-dense: leave the informal (English) field empty, for
-                       --dense-from to build (an index to serve first, see the README)
+                       --dense-from to build (an index to serve first, see docs/cli.md)
   --no-packages        a Lake project's own sources only, not its .lake/packages/*
   --follow-links       follow links whose target leaves the source (or package) they are
                        in (by default they are skipped, and counted in the summary)

@@ -725,7 +725,7 @@ export class Engine implements PremiseSearch {
   /**
    * An English sentence's vector: the text tower's (same space as the premise vectors)
    * averaged with the encoder's, which still reads the sentence's symbols and names
-   * (together better than either alone; README, "Quality"). Undefined when no tower is
+   * (together better than either alone; docs/quality.md). Undefined when no tower is
    * loaded or it knows none of the words.
    */
   private englishVector(q: ParsedQuery, mode: Mode, opts: SearchOptions, tq?: TextQuery, encoded?: Float32Array): Float32Array | undefined {

@@ -30,7 +30,7 @@ export interface FusionWeights {
 }
 
 /**
- * Weights per kind of query, chosen with `eval` (README, "Quality"): the best
+ * Weights per kind of query, chosen with `eval` (docs/quality.md): the best
  * R@10 on held-out Mathlib statements that stays above plain BM25 on every
  * evaluation set, MathlibMPR's new premises included (heavier graph votes do
  * better on the former and worse on the latter); text queries (the declaration
@@ -43,7 +43,7 @@ export interface StyleWeights {
    * Isabelle goals: the shipped encoder learned Mathlib only (dense alone reaches
    * R@10 0.17 on the AFP held-out lemmas, BM25 0.44), and 81% of the facts an AFP
    * proof uses come from its own theory, so dense is off and locality weighs
-   * more (chosen on the AFP dev half, README "Quality").
+   * more (chosen on the AFP dev half, docs/quality.md).
    */
   isabelle: FusionWeights;
   /** Text read on its formal side only (`informal: false`), or a name. */
@@ -52,7 +52,7 @@ export interface StyleWeights {
    * Text with formulas in it (Lean notation, LaTeX turned into it), read with its
    * informal side: the encoder reads formulas well, so dense weighs more than for
    * names, and the informal field less than for prose, so that it cannot push a
-   * strong formal match down (chosen on MathlibQR's even rows, README "English queries").
+   * strong formal match down (chosen on MathlibQR's even rows, docs/quality.md, "English queries").
    */
   formula: FusionWeights;
   /** Prose: the informal field leads. */

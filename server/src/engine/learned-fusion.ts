@@ -1,7 +1,7 @@
 /**
  * A learned first-stage fusion for Lean states and statements (a `fusion.json`
  * trained by models/train/fusion/train.sh and given with `--fusion DIR`; none is
- * shipped: README, Quality, "What did not ship"). It scores every candidate of
+ * shipped: docs/quality.md, "What did not ship"). It scores every candidate of
  * the pool from the inputs the hand-set fusion reads (dense, sparse, prior, graph
  * votes, locality), a few more per candidate (raw cosine, raw BM25, few uses, a
  * new premise that matches lexically), and weights that depend on the query (file context, goal and

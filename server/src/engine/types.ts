@@ -10,7 +10,7 @@ import type { ModuleImports } from '../../../indexes/src/module-imports.js';
 
 export type { PremiseInfo, ModuleImports };
 
-/** `sine` and `mepo` are the SInE and MePo baselines over the index's symbols (README, "Baselines"). */
+/** `sine` and `mepo` are the SInE and MePo baselines over the index's symbols (docs/ranking.md, "Baselines"). */
 export type Mode = 'bm25' | 'dense' | 'hybrid' | 'sine' | 'mepo';
 
 /**
