@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkGraph, proofGraph } from '../../indexes/src/graph.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { graphVotes, nearest, NEIGHBOURS, type Loc } from '../../server/src/engine/graph-votes.js';
-import { DEFAULT_WEIGHTS } from '../../server/src/engine/fusion.js';
+import { DEFAULT_WEIGHTS, fuse } from '../../server/src/engine/fusion.js';
 import { rec, RECORDS, segmentOf } from './engine-helpers.js';
 
 describe('proofGraph', () => {
@@ -172,5 +172,30 @@ describe('Engine: a Lake project\'s own proofs vote apart from the library\'s', 
     expect(await hit(one)).toBeUndefined();
     await one.upsert(workspace);
     expect((await hit(one))?.parts.own).toBeGreaterThan(0);
+  });
+});
+
+describe('Engine: a Lake project\'s entries scaled apart (fuse byEntry)', () => {
+  it('scales dense and sparse within each entry, the other parts over the whole pool', () => {
+    const w = { ...DEFAULT_WEIGHTS.formal, dense: 0, sparse: 1, prior: 0, graph: 1, local: 0, fit: 0 };
+    const cands = [
+      { sparse: 10, graph: 2, uses: 0, entry: 1 },
+      { sparse: 2, graph: 1, uses: 0, entry: 0 },
+      { sparse: 1, uses: 0, entry: 0 },
+    ];
+    expect(fuse(cands, 'hybrid', 0, w)).toEqual([2, 0.2 + 0.5, 0.1]);
+    expect(fuse(cands, 'hybrid', 0, w, true)).toEqual([2, 1 + 0.5, 0.5]);
+  });
+
+  it('gives the dependencies\' best lexical match a full share beside the project\'s closer lemmas', async () => {
+    const deps = [rec('dep_match', ['(x : ℝ)'], 'foo x ⊆ qux x'), rec('dep_other', [], 'True')];
+    const ws = [rec('ws_match', ['(x : ℝ)'], 'foo x ⊆ bar x ∪ baz x')];
+    const only = { dense: 0, sparse: 1, prior: 0, graph: 0, local: 0, informal: 0, kind: 0, name: 0, fit: 0, own: 0 };
+    const weights = { ...DEFAULT_WEIGHTS, formal: only, project: only };
+    const score = async (e: Engine, q = QUERY) => (await e.search(q, { k: 10, mode: 'hybrid' })).find((h) => h.name === 'dep_match')?.score;
+    const project = new Engine([segmentOf(deps), segmentOf(ws)], { project: true, weights });
+    const library = new Engine([segmentOf(deps), segmentOf(ws)], { weights });
+    expect(await score(project)).toBeCloseTo(1);
+    expect(await score(library)).toBeLessThan(0.9);
   });
 });

@@ -597,12 +597,13 @@ export class Engine implements PremiseSearch {
       own: c.parts.own,
       local: c.parts.local,
       uses: c.uses,
+      entry: this.opts.project && segs.indexOf(c.seg) >= this.firstOwn() ? 1 : 0,
     }));
     // Lean states and statements: the learned fusion, unless weights were set by hand
     const learned = mode === 'hybrid' && !this.opts.weights && !this.opts.project && LANG_OF_STYLE[q.style] === 'lean' ? this.opts.fusion : undefined;
     const fused = learned
       ? learned.score(inputs, { context: opts.nearby !== undefined, goalChars: q.goal.length, hyps: q.hyps.length }, this.maxUses)
-      : fuse(inputs, mode, this.maxUses, w);
+      : fuse(inputs, mode, this.maxUses, w, !!this.opts.project && LANG_OF_STYLE[q.style] === 'lean');
     list.forEach((c, i) => (c.score = fused[i]!));
     list.sort(byScore);
     if (tq && tq.intent !== 'any' && w.kind) {
