@@ -85,7 +85,9 @@ export interface EngineOptions {
   sourceRoots?: readonly (readonly string[])[];
   /**
    * The segments are a Lake project's automatic index (toolchain, dependencies, workspace):
-   * Lean states and statements are fused with the project weights (`StyleWeights.project`), not the learned fusion.
+   * Lean states and statements are fused with the project weights (`StyleWeights.project`), not the learned fusion,
+   * with the project's own proofs voting apart (`FusionWeights.own`) and each entry's dense and sparse scores scaled
+   * on their own (`fuse`'s `byEntry`); the workspace is the last base segment when there are several (`firstOwn`).
    */
   project?: boolean;
 }
