@@ -82,7 +82,7 @@ export const DEFAULT_WEIGHTS: StyleWeights = {
   text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0, fit: 0, own: 0 },
   formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0, fit: 0, own: 0 },
   english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4, fit: 0, own: 0 },
-  project: { dense: 0.15, sparse: 0.6, prior: 0.5, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0, fit: 0.3, own: 0.3 },
+  project: { dense: 0.15, sparse: 0.6, prior: 0.5, graph: 0.8, local: 0.45, informal: 0, kind: 0, name: 0, fit: 0.3, own: 0.5 },
 };
 
 /**
