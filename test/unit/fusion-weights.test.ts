@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WEIGHTS, weightsFor } from '../../server/src/engine/fusion.js';
+import { DEFAULT_WEIGHTS, fuse, weightsFor } from '../../server/src/engine/fusion.js';
 import { weightsOption } from '../../server/src/cli/args.js';
 import { parseQuery } from '../../server/src/engine/query.js';
 
@@ -28,6 +28,18 @@ describe('fusion weights per kind of query', () => {
     expect(weightsFor(DEFAULT_WEIGHTS, 'isabelle-state', undefined, true)).toBe(DEFAULT_WEIGHTS.isabelle);
     // lighter BM25 than in a library: the project's own lemmas share its words
     expect(DEFAULT_WEIGHTS.project.sparse).toBeLessThan(DEFAULT_WEIGHTS.formal.sparse);
+  });
+  it('weighs the project\'s own votes in a Lake project\'s automatic index only', () => {
+    expect(DEFAULT_WEIGHTS.project.own).toBeGreaterThan(0);
+    for (const k of ['formal', 'isabelle', 'text', 'formula', 'english'] as const) expect(DEFAULT_WEIGHTS[k].own).toBe(0);
+    // scaled by the pool's largest own vote, like graph votes
+    const [a, b, c] = fuse([{ own: 4, uses: 0 }, { own: 2, uses: 0 }, { uses: 0 }], 'hybrid', 0, { ...DEFAULT_WEIGHTS.formal, dense: 0, sparse: 0, local: 0, own: 0.5 });
+    expect([a, b, c]).toEqual([0.5, 0.25, 0]);
+  });
+  it('--weights takes the own votes as its tenth number, and no more', () => {
+    expect(weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0')!.project.own).toBe(0);
+    expect(weightsOption('0.3,0.9,0.2')!.project.own).toBe(DEFAULT_WEIGHTS.project.own);
+    expect(() => weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0,1')).toThrow(/three to ten/);
   });
   it('--weights sets the Isabelle weights too', () => {
     const w = weightsOption('0.5,0.5,0.1,0.2,0.4')!;

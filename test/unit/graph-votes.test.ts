@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkGraph, proofGraph } from '../../indexes/src/graph.js';
 import { Engine } from '../../server/src/engine/engine.js';
-import { graphVotes, nearest, type Loc } from '../../server/src/engine/graph-votes.js';
+import { graphVotes, nearest, NEIGHBOURS, type Loc } from '../../server/src/engine/graph-votes.js';
+import { DEFAULT_WEIGHTS, fuse } from '../../server/src/engine/fusion.js';
 import { rec, RECORDS, segmentOf } from './engine-helpers.js';
 
 describe('proofGraph', () => {
@@ -142,5 +143,59 @@ describe('Engine overlay with an encoder', () => {
     await e.upsert([rec('a1', ['(x : α)'], 'x = x ∧ x = x')]);
     expect(seen).toHaveLength(8);
     expect((await e.search('⊢ y = y ∧ y = y', { k: 3, mode: 'dense' })).map((h) => h.name)).toContain('a1');
+  });
+});
+
+describe('Engine: a Lake project\'s own proofs vote apart from the library\'s', () => {
+  // the library holds more near copies of the query than the 64 graph votes take; the project's own
+  // theorem is less like the query, and its proof uses a library lemma that shares no symbol with it
+  const library = [
+    ...Array.from({ length: NEIGHBOURS + 6 }, (_, i) => rec(`lib_${i}`, ['(x : ℝ)'], 'foo x ⊆ bar x ∪ baz x', ['noise'])),
+    rec('noise', [], 'True'),
+    rec('dep_lemma', ['(a : α)'], 'a ^ 2 = a * a'),
+  ];
+  const workspace = [rec('ws_thm', ['(x : ℝ)'], 'foo x ⊆ bar x', ['dep_lemma'])];
+  const hit = async (e: Engine) => (await e.search(QUERY, { k: 200, mode: 'hybrid' })).find((h) => h.name === 'dep_lemma');
+
+  it('lets the workspace\'s nearest proofs vote for the dependencies\' lemmas they use', async () => {
+    const got = await hit(new Engine([segmentOf(library), segmentOf(workspace)], { project: true }));
+    expect(got?.parts.own).toBeGreaterThan(0);
+    expect(got?.parts.graph).toBeUndefined(); // the library's nearer proofs took every graph vote
+  });
+
+  it('only in a project\'s automatic index, and only when the project weights weigh it', async () => {
+    expect(await hit(new Engine([segmentOf(library), segmentOf(workspace)]))).toBeUndefined();
+    const off = { ...DEFAULT_WEIGHTS, project: { ...DEFAULT_WEIGHTS.project, own: 0 } };
+    expect(await hit(new Engine([segmentOf(library), segmentOf(workspace)], { project: true, weights: off }))).toBeUndefined();
+    // one segment: no workspace entry; the open files (overlay) are the project's own
+    const one = new Engine([segmentOf([...library])], { project: true });
+    expect(await hit(one)).toBeUndefined();
+    await one.upsert(workspace);
+    expect((await hit(one))?.parts.own).toBeGreaterThan(0);
+  });
+});
+
+describe('Engine: a Lake project\'s entries scaled apart (fuse byEntry)', () => {
+  it('scales dense and sparse within each entry, the other parts over the whole pool', () => {
+    const w = { ...DEFAULT_WEIGHTS.formal, dense: 0, sparse: 1, prior: 0, graph: 1, local: 0, fit: 0 };
+    const cands = [
+      { sparse: 10, graph: 2, uses: 0, entry: 1 },
+      { sparse: 2, graph: 1, uses: 0, entry: 0 },
+      { sparse: 1, uses: 0, entry: 0 },
+    ];
+    expect(fuse(cands, 'hybrid', 0, w)).toEqual([2, 0.2 + 0.5, 0.1]);
+    expect(fuse(cands, 'hybrid', 0, w, true)).toEqual([2, 1 + 0.5, 0.5]);
+  });
+
+  it('gives the dependencies\' best lexical match a full share beside the project\'s closer lemmas', async () => {
+    const deps = [rec('dep_match', ['(x : ℝ)'], 'foo x ⊆ qux x'), rec('dep_other', [], 'True')];
+    const ws = [rec('ws_match', ['(x : ℝ)'], 'foo x ⊆ bar x ∪ baz x')];
+    const only = { dense: 0, sparse: 1, prior: 0, graph: 0, local: 0, informal: 0, kind: 0, name: 0, fit: 0, own: 0 };
+    const weights = { ...DEFAULT_WEIGHTS, formal: only, project: only };
+    const score = async (e: Engine, q = QUERY) => (await e.search(q, { k: 10, mode: 'hybrid' })).find((h) => h.name === 'dep_match')?.score;
+    const project = new Engine([segmentOf(deps), segmentOf(ws)], { project: true, weights });
+    const library = new Engine([segmentOf(deps), segmentOf(ws)], { weights });
+    expect(await score(project)).toBeCloseTo(1);
+    expect(await score(library)).toBeLessThan(0.9);
   });
 });

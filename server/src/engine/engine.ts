@@ -19,7 +19,7 @@ import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { DEFAULT_WEIGHTS, fuse, weightsFor, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
-import { graphVotes, nearest, NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
+import { graphVotes, nearest, NEIGHBOURS, OWN_NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
 import { Segment } from './segment.js';
 import { kindFits, nameMatch, readTextQuery, type TextQuery } from './text-query.js';
 import { liftParents } from './structure-lift.js';
@@ -94,7 +94,9 @@ export interface EngineOptions {
   moduleImports?: ModuleImports;
   /**
    * The segments are a Lake project's automatic index (toolchain, dependencies, workspace):
-   * Lean states and statements are fused with the project weights (`StyleWeights.project`), not the learned fusion.
+   * Lean states and statements are fused with the project weights (`StyleWeights.project`), not the learned fusion,
+   * with the project's own proofs voting apart (`FusionWeights.own`) and each entry's dense and sparse scores scaled
+   * on their own (`fuse`'s `byEntry`); the workspace is the last base segment when there are several (`firstOwn`).
    */
   project?: boolean;
 }
@@ -478,6 +480,16 @@ export class Engine implements PremiseSearch {
     return texts.map((t) => this.embedCache.get(t)!);
   }
 
+  /**
+   * A Lake project's automatic index: where the project's own premises start among a
+   * search's segments. Its entries come toolchain, dependencies, then the workspace, so
+   * the last base segment is the workspace when there are several; the open files'
+   * overlay and a search's own premises follow it.
+   */
+  private firstOwn(): number {
+    return this.base.length > 1 ? this.base.length - 1 : this.base.length;
+  }
+
   /** The segments a search sees now, with its own premises (if any) last. */
   private view(extra?: Segment): View {
     const own = this.segments;
@@ -608,6 +620,9 @@ export class Engine implements PremiseSearch {
       return c;
     };
     const neighbours: Neighbour[] = [];
+    // a Lake project: its own nearest proofs vote apart from the library's (`FusionWeights.own`)
+    const ownVotes = mode === 'hybrid' && !!this.opts.project && w.own > 0;
+    const ownNeighbours: Neighbour[] = [];
     segs.forEach((seg, segIndex) => {
       const found: Neighbour[] = [];
       // both fields are accumulated before any candidate of this segment is scored
@@ -625,7 +640,11 @@ export class Engine implements PremiseSearch {
           found.push({ seg, id: h.id, sim: h.score });
         }
       }
-      if (mode === 'hybrid') neighbours.push(...found.filter((n) => usable(seg, segIndex, n.id) && seg.table.refs(n.id).length));
+      if (mode === 'hybrid') {
+        const voters = found.filter((n) => usable(seg, segIndex, n.id) && seg.table.refs(n.id).length);
+        neighbours.push(...voters);
+        if (ownVotes && segIndex >= this.firstOwn()) ownNeighbours.push(...voters);
+      }
     });
     if (mode === 'hybrid') {
       for (const name of opts.nearby ?? []) {
@@ -639,6 +658,16 @@ export class Engine implements PremiseSearch {
         for (const [id, v] of byId) {
           const c = candidate(seg, segIndex, id);
           if (c) c.parts.graph = v;
+        }
+      }
+      if (ownVotes) {
+        const own = graphVotes(nearest(ownNeighbours, OWN_NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n, view));
+        for (const [seg, byId] of own) {
+          const segIndex = segs.indexOf(seg);
+          for (const [id, v] of byId) {
+            const c = candidate(seg, segIndex, id);
+            if (c) c.parts.own = v;
+          }
         }
       }
     }
@@ -664,14 +693,16 @@ export class Engine implements PremiseSearch {
       informal: c.parts.informal,
       name: c.parts.name,
       graph: c.parts.graph,
+      own: c.parts.own,
       local: c.parts.local,
       uses: c.uses,
+      entry: this.opts.project && segs.indexOf(c.seg) >= this.firstOwn() ? 1 : 0,
     }));
     // Lean states and statements: the learned fusion, unless weights were set by hand
     const learned = mode === 'hybrid' && !this.opts.weights && !this.opts.project && LANG_OF_STYLE[q.style] === 'lean' ? this.opts.fusion : undefined;
     const fused = learned
       ? learned.score(inputs, { context: opts.nearby !== undefined, goalChars: q.goal.length, hyps: q.hyps.length }, this.maxUses)
-      : fuse(inputs, mode, this.maxUses, w);
+      : fuse(inputs, mode, this.maxUses, w, !!this.opts.project && LANG_OF_STYLE[q.style] === 'lean');
     list.forEach((c, i) => (c.score = fused[i]!));
     list.sort(byScore);
     if (tq && tq.intent !== 'any' && w.kind) {

@@ -10,6 +10,8 @@ import type { Segment } from './segment.js';
 
 /** Neighbours that vote. */
 export const NEIGHBOURS = 64;
+/** A Lake project's own nearest proofs that vote apart from the library's (`FusionWeights.own`). */
+export const OWN_NEIGHBOURS = 32;
 /**
  * Exponent on sim/sim_max: the vote of a neighbour whose similarity is 95% of
  * the nearest one's weighs 0.95^12 ≈ 0.54 with dense similarities. BM25 scores

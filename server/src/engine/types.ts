@@ -136,6 +136,8 @@ export interface ScoreParts {
   prior?: number;
   /** Hybrid only: votes from the proofs of the theorems nearest the query. */
   graph?: number;
+  /** Hybrid, a Lake project's automatic index: votes from the project's own nearest proofs. */
+  own?: number;
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
   local?: number;
   rerank?: number;
