@@ -249,7 +249,7 @@ export class Container {
 }
 
 /** Reads exactly `bytes` at `position` into a fresh (8-byte aligned) buffer. */
-function readAt(fd: number, position: number, bytes: number): Buffer {
+export function readAt(fd: number, position: number, bytes: number): Buffer {
   const buf = Buffer.allocUnsafeSlow(bytes);
   let done = 0;
   while (done < bytes) {

@@ -15,25 +15,14 @@
  * Every count and the exact file size are checked against what the manifest
  * says (rows = premises, dimensions); any mismatch is an IndexFileError.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { IndexFileError } from './container.js';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { IndexFileError, readAt } from './container.js';
 
 const HEAD_BYTES = 64;
 const GRAPH_HEAD_BYTES = 40;
 /** Far above what usearch makes (levels grow as log of the size; connectivity is 16 here). */
 const MAX_LEVEL = 64;
 const MAX_CONNECTIVITY = 4096;
-
-function readAt(fd: number, position: number, bytes: number): Buffer {
-  const buf = Buffer.alloc(bytes);
-  let got = 0;
-  while (got < bytes) {
-    const n = readSync(fd, buf, got, bytes - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
-}
 
 /** Throws an IndexFileError unless `path` is a usearch index of `count` int8 vectors of `dim` dimensions, of exactly its expected size. */
 export function checkUsearchFile(path: string, count: number, dim: number): void {

@@ -653,24 +653,18 @@ export class Engine implements PremiseSearch {
         const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
         if (c) c.parts.local = 1;
       }
-      const votes = graphVotes(nearest(neighbours, NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n, view));
-      for (const [seg, byId] of votes) {
-        const segIndex = segs.indexOf(seg);
-        for (const [id, v] of byId) {
-          const c = candidate(seg, segIndex, id);
-          if (c) c.parts.graph = v;
-        }
-      }
-      if (ownVotes) {
-        const own = graphVotes(nearest(ownNeighbours, OWN_NEIGHBOURS), vec ? SHARPNESS.dense : SHARPNESS.sparse, (n) => this.refTargets(n, view));
-        for (const [seg, byId] of own) {
+      // graph votes of the nearest proofs, and in a project those of its own nearest apart
+      const vote = (from: typeof neighbours, n: number, part: 'graph' | 'own') => {
+        for (const [seg, byId] of graphVotes(nearest(from, n), vec ? SHARPNESS.dense : SHARPNESS.sparse, (x) => this.refTargets(x, view))) {
           const segIndex = segs.indexOf(seg);
           for (const [id, v] of byId) {
             const c = candidate(seg, segIndex, id);
-            if (c) c.parts.own = v;
+            if (c) c.parts[part] = v;
           }
         }
-      }
+      };
+      vote(neighbours, NEIGHBOURS, 'graph');
+      if (ownVotes) vote(ownNeighbours, OWN_NEIGHBOURS, 'own');
     }
     if (tq?.style === 'name') {
       // a declaration asked for by its name
