@@ -25,7 +25,8 @@
 // `$/lean/rpc/connect` answers `{sessionId}` (a fresh id per call; nothing else of RPC is reproduced).
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
 // FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
-// FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it).
+// FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it),
+// FAKE_NEVER_INIT (initialize is never answered; everything else is: a `lake serve` stuck before its reply).
 import { existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
 
@@ -159,6 +160,7 @@ listen((msg) => {
         writeFileSync(process.env.FAKE_CRASH_ON_INIT_ONCE, 'crashed');
         process.exit(5);
       }
+      if (process.env.FAKE_NEVER_INIT) return;
       return later(id, Number(process.env.FAKE_INIT_DELAY_MS ?? 0), () => reply(id, { capabilities: CAPABILITIES, serverInfo: { name: 'Lean 4 Server', version: '0.3.0' } }));
     case 'initialized':
       // FAKE_BAD_REGISTRATION: also a registration whose `registrations` is not a list (garbage)

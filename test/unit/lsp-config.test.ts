@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyConfig, defaultConfig, sectionOf } from '../../server/src/lsp/config.js';
+import { applyConfig, defaultConfig, initializeWaitMs, sectionOf } from '../../server/src/lsp/config.js';
 
 describe('settings', () => {
   it('has the documented defaults', () => {
@@ -21,6 +21,15 @@ describe('settings', () => {
     const bad = applyConfig(r.config, { imports: 'never' });
     expect(bad.config.imports).toBe('only');
     expect(bad.errors[0]).toMatch(/premise-lsp\.imports must be one of prefer, only, any \(got "never"\)/);
+  });
+  it('upstreamInitializeTimeoutMs: 120 s unset (Isabelle: no limit), else what is set', () => {
+    expect(initializeWaitMs(defaultConfig(), 'lean')).toBe(120_000);
+    expect(initializeWaitMs(defaultConfig(), 'generic')).toBe(120_000);
+    expect(initializeWaitMs(defaultConfig(), 'isabelle')).toBe(0);
+    const r = applyConfig(defaultConfig(), { upstreamInitializeTimeoutMs: 5000 });
+    expect(r.changed).toEqual(['upstreamInitializeTimeoutMs']);
+    expect(initializeWaitMs(r.config, 'isabelle')).toBe(5000);
+    expect(applyConfig(defaultConfig(), { upstreamInitializeTimeoutMs: -1 }).errors).toHaveLength(1);
   });
   it('rejects a non-object section', () => {
     expect(applyConfig(defaultConfig(), 'x').errors).toHaveLength(1);

@@ -3,7 +3,7 @@
  *
  *   serve --stdio [--lean <root> | --isabelle [isabelle opts…] | --upstream-cmd "<cmd>" | -- <cmd…>]
  *         [--index DIR] [--fake-engine FILE [--fake-engine-delay-ms N]] [--flavor lean|isabelle|generic]
- *         [--restart-delay-ms N] [--hang-timeout-ms N]
+ *         [--restart-delay-ms N] [--hang-timeout-ms N] [--initialize-timeout-ms N]
  */
 import { customCommand, isabelleCommand, leanCommand, type Flavor } from '../upstream/command.js';
 import type { ChildSpec } from '../upstream/child.js';
@@ -20,9 +20,11 @@ export interface ServeArgs {
   fakeEngineDelayMs?: number;
   restartDelayMs?: number;
   hangTimeoutMs?: number;
+  /** The bound on the prover's initialize reply (default: the `upstreamInitializeTimeoutMs` setting's). */
+  initializeTimeoutMs?: number;
 }
 
-const LONG = new Set(['--stdio', '--lean', '--isabelle', '--upstream-cmd', '--index', '--fake-engine', '--fake-engine-delay-ms', '--flavor', '--restart-delay-ms', '--hang-timeout-ms']);
+const LONG = new Set(['--stdio', '--lean', '--isabelle', '--upstream-cmd', '--index', '--fake-engine', '--fake-engine-delay-ms', '--flavor', '--restart-delay-ms', '--hang-timeout-ms', '--initialize-timeout-ms']);
 
 /** Split a command string on whitespace, honouring simple quotes. */
 export function splitCommand(s: string): string[] {
@@ -100,6 +102,10 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         break;
       case '--hang-timeout-ms':
         out.hangTimeoutMs = number(value(i, arg), arg);
+        i++;
+        break;
+      case '--initialize-timeout-ms':
+        out.initializeTimeoutMs = number(value(i, arg), arg);
         i++;
         break;
       case '--':

@@ -18,6 +18,12 @@ export interface PremiseConfig {
   upstreamCommand?: string[];
   /** Silence while requests wait this long counts as a hang (0 = never). */
   upstreamHangTimeoutMs: number;
+  /**
+   * How long the prover may stay silent before answering the editor's initialize
+   * (0 = wait for ever); then premise-lsp answers it and goes on without the prover.
+   * Unset: `INITIALIZE_WAIT_MS`, or for ever for Isabelle (it builds its session first).
+   */
+  upstreamInitializeTimeoutMs?: number;
   completion: { enabled: boolean };
   codeActions: { max: number };
   /** Index the declarations of open documents as they are edited. */
@@ -39,6 +45,14 @@ export interface PremiseConfig {
 
 
 export const SECTION = 'premise-lsp';
+
+/** The default bound on the prover's initialize reply (Lean, other provers): a first `lake serve` may take a while. */
+export const INITIALIZE_WAIT_MS = 120_000;
+
+/** The bound on the prover's initialize reply under `cfg` (0: none). */
+export function initializeWaitMs(cfg: PremiseConfig, flavor: 'lean' | 'isabelle' | 'generic'): number {
+  return cfg.upstreamInitializeTimeoutMs ?? (flavor === 'isabelle' ? 0 : INITIALIZE_WAIT_MS);
+}
 
 export function defaultConfig(): PremiseConfig {
   return {
@@ -83,6 +97,7 @@ const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): vo
   rerank: { check: bool, set: (c, v) => (c.rerank = v as boolean) },
   goalTimeoutMs: { check: int(0, 600_000), set: (c, v) => (c.goalTimeoutMs = v as number) },
   upstreamHangTimeoutMs: { check: int(0, 86_400_000), set: (c, v) => (c.upstreamHangTimeoutMs = v as number) },
+  upstreamInitializeTimeoutMs: { check: int(0, 86_400_000), set: (c, v) => (c.upstreamInitializeTimeoutMs = v as number) },
   upstreamCommand: {
     check: command,
     set: (c, v) => (c.upstreamCommand = typeof v === 'string' ? v.trim().split(/\s+/) : (v as string[])),

@@ -4,10 +4,10 @@
  * restarted prover.
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
-import { ErrorCodes, success, type RequestMessage } from '../jsonrpc/messages.js';
+import { ErrorCodes, success, type Id, type RequestMessage } from '../jsonrpc/messages.js';
 import { mergeCapabilities, ownCapabilities, POSITION_ENCODING } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
-import { applyConfig, SECTION, sectionOf } from './config.js';
+import { applyConfig, initializeWaitMs, SECTION, sectionOf } from './config.js';
 import type { LoadRequest } from './engine-host.js';
 import { beginProgress, type ProgressReporter } from './progress.js';
 import type { HandlerContext, RouterOptions } from './handler-context.js';
@@ -16,6 +16,8 @@ import type { HandlerContext, RouterOptions } from './handler-context.js';
 export interface LifecycleHost extends Pick<HandlerContext, 'session' | 'editor' | 'forward' | 'replyNow'> {
   readonly link: UpstreamLink | undefined;
   readonly options: RouterOptions;
+  /** Stop waiting for the prover's reply to a forwarded editor request (its transform is dropped); false when not pending. */
+  abandonForwarded(id: Id): boolean;
 }
 
 /** How long the prover has to answer `shutdown` before premise-lsp answers it (a hung prover must not hold up the editor's exit). */
@@ -25,6 +27,8 @@ export class Lifecycle {
   private exiting = false;
   /** The editor's initialize, lost in a crash: answered by the replay instead. */
   private heldInitialize: RequestMessage | undefined;
+  /** A prover given up before it answered initialize, being stopped (exit waits for it). */
+  private stoppingProver: Promise<void> | undefined;
   /** Resolved once the editor may be sent requests (progress for index builds waits for it). */
   private readonly initialized: Promise<void>;
   private markInitialized!: () => void;
@@ -102,6 +106,28 @@ export class Lifecycle {
     return false;
   }
 
+  /**
+   * The prover stayed silent for `limitMs` while the editor's initialize waited
+   * (`upstreamInitializeTimeoutMs`): answer it here, stop the prover, go on with
+   * premises alone, and say once what to check.
+   */
+  initializeTimedOut(msg: RequestMessage, limitMs: number): void {
+    const link = this.r.link;
+    if (!link || !this.r.abandonForwarded(msg.id)) return;
+    const cmd = [link.command.command, ...link.command.args].join(' ');
+    this.stoppingProver = link.stop(2000);
+    this.standaloneInitialize(msg);
+    const secs = `${limitMs / 1000} s`;
+    this.r.session.log.alert(
+      'error',
+      `the prover (${cmd}) did not answer initialize within ${secs}; premise-lsp answered it and runs without the prover. ` +
+        'Check that the command starts and answers in a terminal in the project (for Lean: `lake serve`; a first start may still be ' +
+        'fetching or building dependencies: run `lake build` there), then restart the language server; the wait is the ' +
+        'upstreamInitializeTimeoutMs setting (or --initialize-timeout-ms; 0 waits for ever). ' +
+        'Premise features keep working (completion, code actions, hover, search); prover features are unavailable.',
+    );
+  }
+
   /** The link gave up restarting: an initialize held for the replay is answered standalone. */
   upstreamGaveUp(): void {
     const held = this.heldInitialize;
@@ -150,6 +176,7 @@ export class Lifecycle {
       if (raw && link.live) link.forwardNotification(raw);
       await link.stop(1500);
     }
+    if (this.stoppingProver) await this.stoppingProver;
     this.r.options.onExit(code ?? (this.r.session.shutdownRequested ? 0 : 1));
   }
 
@@ -174,6 +201,7 @@ export class Lifecycle {
     const { config, errors, changed } = applyConfig(s.cfg, section);
     s.cfg = config;
     if (changed.includes('upstreamHangTimeoutMs')) this.r.link?.setHangTimeout(config.upstreamHangTimeoutMs);
+    if (changed.includes('upstreamInitializeTimeoutMs')) this.r.link?.setInitializeTimeout(initializeWaitMs(config, s.flavor()));
     for (const e of errors) {
       s.log.warn(e);
       this.r.editor.showMessage(1, `premise-lsp: ${e}`);

@@ -175,6 +175,12 @@ export class Router implements HandlerContext, LifecycleHost {
     this.link.forwardRequest(msg, raw);
   }
 
+  abandonForwarded(id: Id): boolean {
+    if (!this.link?.abandon(id)) return false;
+    this.transforms.delete(idKey(id));
+    return true;
+  }
+
   /** Answer a request here, asynchronously, honouring `$/cancelRequest`. */
   runLocal(id: Id, work: () => Promise<unknown> | unknown): void {
     const key = idKey(id);
@@ -259,6 +265,7 @@ export class Router implements HandlerContext, LifecycleHost {
       }
     },
     replay: (channel: ReplayChannel) => this.lifecycle.replay(channel),
+    onInitializeTimeout: (req, limitMs) => this.lifecycle.initializeTimedOut(req.msg, limitMs),
     onRestarted: (ok, detail) => {
       this.restarted = true;
       if (ok) this.session.log.warn(`${detail}; open documents were re-sent`);

@@ -127,6 +127,7 @@ export async function runServe(args: ServeArgs, openIndex: IndexOpener): Promise
     stdout: process.stdout,
     restartDelayMs: args.restartDelayMs,
     hangTimeoutMs: args.hangTimeoutMs,
+    initializeTimeoutMs: args.initializeTimeoutMs,
     stopOnSignals: ['SIGTERM', 'SIGINT', 'SIGHUP'],
     onExit: (c) => (code = c),
   });

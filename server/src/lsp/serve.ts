@@ -10,6 +10,7 @@ import { FrameDecoder } from '../jsonrpc/framing.js';
 import { UpstreamLink } from '../upstream/link.js';
 import { FrameWriter } from '../jsonrpc/writer.js';
 import { EditorChannel } from './editor.js';
+import { initializeWaitMs } from './config.js';
 import { EngineHost, type EngineLoader } from './engine-host.js';
 import { Logger, type LogSink } from './log.js';
 import { Router } from './router.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   restartDelayMs?: number;
   /** Default for the `upstreamHangTimeoutMs` setting. */
   hangTimeoutMs?: number;
+  /** Default for the `upstreamInitializeTimeoutMs` setting. */
+  initializeTimeoutMs?: number;
   /** Largest accepted message from the editor. */
   maxMessageBytes?: number;
   /**
@@ -50,17 +53,20 @@ export async function serve(opts: ServeOptions): Promise<void> {
   log.attachAlerts((type, message) => editor.showMessage(type, message));
   const session = new Session(new EngineHost(opts.engine, log), log);
   if (opts.hangTimeoutMs !== undefined) session.cfg.upstreamHangTimeoutMs = opts.hangTimeoutMs;
+  if (opts.initializeTimeoutMs !== undefined) session.cfg.upstreamInitializeTimeoutMs = opts.initializeTimeoutMs;
 
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   let ended = false;
 
   const startUpstream = (spec: ChildSpec, flavor?: Flavor) => {
+    const f = flavor ?? flavorOfCommand(spec);
     const link = new UpstreamLink(spec, router.hooks, {
       restartDelayMs: opts.restartDelayMs,
       hangTimeoutMs: session.cfg.upstreamHangTimeoutMs,
+      initializeTimeoutMs: initializeWaitMs(session.cfg, f),
     });
-    session.setUpstream(link, flavor ?? flavorOfCommand(spec));
+    session.setUpstream(link, f);
     link.start();
   };
 

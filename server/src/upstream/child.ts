@@ -19,6 +19,8 @@ export interface ChildEvents {
   onFrame(frame: Frame): void;
   onExit(info: { code: number | null; signal: NodeJS.Signals | null; error?: Error }): void;
   onStderr(line: string): void;
+  /** Its stdin is full (`true`) or drained again (`false`). */
+  onPressure?(full: boolean): void;
 }
 
 export class ChildTransport {
@@ -41,7 +43,7 @@ export class ChildTransport {
       errTail = lines.pop() ?? '';
       for (const l of lines) events.onStderr(l);
     });
-    this.writer = new FrameWriter(this.proc.stdin!, () => {});
+    this.writer = new FrameWriter(this.proc.stdin!, () => {}, (full) => events.onPressure?.(full));
     let spawnError: Error | undefined;
     this.proc.on('error', (e) => {
       spawnError = e;
@@ -67,6 +69,15 @@ export class ChildTransport {
 
   send(body: Buffer | object): boolean {
     return !this.exited && this.writer.write(body);
+  }
+
+  /** Stop reading its stdout (the pipe fills and the prover waits); `releaseOutput` reads on. */
+  holdOutput(): void {
+    this.proc.stdout?.pause();
+  }
+
+  releaseOutput(): void {
+    this.proc.stdout?.resume();
   }
 
   /** Close stdin, then escalate SIGTERM → SIGKILL if it does not go. */

@@ -13,6 +13,12 @@
  *   to the child that asked (replies meant for a dead child are dropped).
  * - A crash, an unexpected exit or a hang (silence while requests are waiting)
  *   triggers a restart with exponential back-off.
+ * - The editor's `initialize` is not a hang (a prover may build for minutes before
+ *   answering it); it has its own bound, `initializeTimeoutMs` of silence (no
+ *   message and no stderr line), after which `onInitializeTimeout` decides.
+ * - Flow control: `holdOutput` stops reading the prover's stdout (the editor is not
+ *   reading ours), `releaseOutput` reads on; `onPressure` says when the prover is
+ *   not reading what is written to it.
  */
 import { randomBytes } from 'node:crypto';
 import { ChildTransport, type ChildSpec } from './child.js';
@@ -57,6 +63,10 @@ export interface LinkHooks {
   replay(channel: ReplayChannel): Promise<void>;
   /** A restart finished (or the link gave up: `ok` false). */
   onRestarted?(ok: boolean, detail: string): void;
+  /** The editor's initialize has waited `limitMs` (`initializeTimeoutMs`) with no sign of life from the prover (called once). */
+  onInitializeTimeout?(req: Forwarded, limitMs: number): void;
+  /** The prover's stdin is full (`true`: stop sending to it) or drained (`false`). */
+  onPressure?(full: boolean): void;
   log(level: 'error' | 'warn' | 'info' | 'debug', msg: string): void;
 }
 
@@ -68,6 +78,8 @@ export interface LinkOptions {
   crashWindowMs?: number;
   /** Silence (no message at all) while a request waits this long = hang. 0 disables. */
   hangTimeoutMs?: number;
+  /** Silence (no message, no stderr line) while the editor's initialize waits this long: `onInitializeTimeout`. 0 disables. */
+  initializeTimeoutMs?: number;
 }
 
 type Queued = { kind: 'request'; msg: RequestMessage; raw: Buffer } | { kind: 'notification'; raw: Buffer };
@@ -93,6 +105,10 @@ export class UpstreamLink {
   private attempt = 0;
   private expectingExit = false;
   private awaitingSince: number | null = null;
+  /** Last message or stderr line from the prover. */
+  private lastSign = 0;
+  private initializeReported = false;
+  private outputHeld = false;
   private watchdog?: NodeJS.Timeout;
   private readonly opts: Required<LinkOptions>;
 
@@ -107,6 +123,7 @@ export class UpstreamLink {
       maxCrashes: opts.maxCrashes ?? 5,
       crashWindowMs: opts.crashWindowMs ?? 180_000,
       hangTimeoutMs: opts.hangTimeoutMs ?? 300_000,
+      initializeTimeoutMs: opts.initializeTimeoutMs ?? 0,
     };
   }
 
@@ -130,13 +147,37 @@ export class UpstreamLink {
   /** Change the hang limit (settings may arrive after start). 0 disables hang detection. */
   setHangTimeout(ms: number): void {
     this.opts.hangTimeoutMs = ms;
+    this.startWatchdog();
+  }
+
+  /** Change the bound on the editor's initialize (settings arrive with it). 0: wait for ever. */
+  setInitializeTimeout(ms: number): void {
+    this.opts.initializeTimeoutMs = ms;
+    this.startWatchdog();
+  }
+
+  private startWatchdog(): void {
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = undefined;
-    if (ms > 0 && this.st.tag !== 'stopped') {
-      const every = Math.max(25, Math.min(1000, Math.floor(ms / 4)));
+    const limits = [this.opts.hangTimeoutMs, this.opts.initializeTimeoutMs].filter((ms) => ms > 0);
+    if (limits.length > 0 && this.st.tag !== 'stopped') {
+      const every = Math.max(25, Math.min(1000, Math.floor(Math.min(...limits) / 4)));
       this.watchdog = setInterval(() => this.checkHang(), every);
       this.watchdog.unref();
     }
+  }
+
+  /** Stop reading the prover's output (the editor is not reading ours); kept across restarts. */
+  holdOutput(): void {
+    this.outputHeld = true;
+    const st = this.st;
+    if (st.tag === 'running' || st.tag === 'starting') st.child.holdOutput();
+  }
+
+  releaseOutput(): void {
+    this.outputHeld = false;
+    const st = this.st;
+    if (st.tag === 'running' || st.tag === 'starting') st.child.releaseOutput();
   }
 
   /** Forward an editor request unchanged; its response comes back via `onResponse`. */
@@ -239,8 +280,15 @@ export class UpstreamLink {
       onExit: (info) => {
         if (gen === this.generation) this.onExit(info);
       },
-      onStderr: (line) => this.hooks.log('debug', `[upstream] ${line}`),
+      onStderr: (line) => {
+        if (gen === this.generation) this.lastSign = Date.now();
+        this.hooks.log('debug', `[upstream] ${line}`);
+      },
+      onPressure: (full) => {
+        if (gen === this.generation) this.hooks.onPressure?.(full);
+      },
     });
+    if (this.outputHeld) child.holdOutput();
     return child;
   }
 
@@ -299,6 +347,7 @@ export class UpstreamLink {
   }
 
   private onFrame(f: Frame): void {
+    this.lastSign = Date.now();
     if (f.kind === 'error') {
       this.hooks.log('warn', `unreadable message from upstream: ${f.reason}`);
       return;
@@ -351,9 +400,19 @@ export class UpstreamLink {
   }
 
   private checkHang(): void {
-    if (this.st.tag !== 'running' || this.awaitingSince === null) return;
-    const pendingInit = [...this.forwarded.values()].some((f) => f.msg.method === 'initialize');
-    if (pendingInit) return;
+    if (this.st.tag !== 'running') return;
+    const init = [...this.forwarded.values()].find((f) => f.msg.method === 'initialize');
+    if (init) {
+      // not a hang (Isabelle builds its session first): bounded by its own limit, counted from the last sign of life
+      const limit = this.opts.initializeTimeoutMs;
+      const silent = Date.now() - Math.max(init.sentAt, this.lastSign);
+      if (limit > 0 && silent > limit && !this.initializeReported) {
+        this.initializeReported = true;
+        this.hooks.onInitializeTimeout?.(init, limit);
+      }
+      return;
+    }
+    if (this.awaitingSince === null) return;
     if (this.forwarded.size + this.own.size === 0) {
       this.awaitingSince = null;
       return;
