@@ -27,7 +27,14 @@
 // FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
 // FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it),
 // FAKE_NEVER_INIT (initialize is never answered; everything else is: a `lake serve` stuck before its reply).
-import { existsSync, writeFileSync } from 'node:fs';
+// Flow control (not Lean's; for the backpressure tests):
+//   `fake/flood` {bytes, done?}  write ~1 KB `fake/flood` {seq} notifications, as fast as stdout takes them
+//                                (waiting for 'drain'), `bytes` in all, then `fake/floodDone` {count}; `done`: a
+//                                file written when the last one is handed to stdout
+//   `fake/report` {file}         append the bytes of its output the pipe has taken so far to `file`
+//   `fake/stall`                 stop reading stdin (answered with `fake/stalled` {pid}); SIGUSR1 reads on
+//   `fake/junk`                  counted; `fake/tally` answers `fake/tally` {junk}
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { annotationAbove, Docs, listen, notify, reply, replyError, request, wordAt, lineOf } from './rpc.mjs';
 
 if (process.env.FAKE_DIE_AFTER_FIRST) {
@@ -41,6 +48,26 @@ let hung = false;
 let rpcSessions = 0;
 let shutDown = false;
 let serverReqId = 0;
+let outputTaken = 0; // bytes of our output the pipe has taken (write callbacks)
+let junk = 0;
+
+function flood({ bytes, done }) {
+  const pad = 'x'.repeat(1000);
+  let seq = 0;
+  let sent = 0;
+  const step = () => {
+    while (sent < bytes) {
+      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'fake/flood', params: { seq: seq++, pad } }), 'utf8');
+      const frame = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+      sent += frame.length;
+      const ok = process.stdout.write(frame, () => (outputTaken += frame.length));
+      if (!ok) return void process.stdout.once('drain', step);
+    }
+    notify('fake/floodDone', { count: seq });
+    if (done) writeFileSync(done, String(seq));
+  };
+  step();
+}
 const DECL = /^\S/;
 const TRY_THIS = '_private.Lean.Meta.Tactic.TryThis.0.Lean.Meta.Tactic.TryThis.tryThisProvider';
 
@@ -193,6 +220,24 @@ listen((msg) => {
       return reply(id, null);
     case 'exit':
       return process.exit(0);
+    case 'fake/flood':
+      return flood(params);
+    case 'fake/report':
+      return appendFileSync(params.file, `${outputTaken}\n`);
+    case 'fake/stall': {
+      process.stdin.pause();
+      const alive = setInterval(() => {}, 1 << 30); // a paused stdin would let the process end
+      process.once('SIGUSR1', () => {
+        clearInterval(alive);
+        process.stdin.resume();
+      });
+      return notify('fake/stalled', { pid: process.pid });
+    }
+    case 'fake/junk':
+      junk += 1;
+      return;
+    case 'fake/tally':
+      return notify('fake/tally', { junk });
   }
   if (!isRequest) return; // other notifications are ignored
   if (shutDown) return replyError(id, -32600, "Request received after 'shutdown' request.");

@@ -48,25 +48,50 @@ export interface ServeOptions {
 
 export async function serve(opts: ServeOptions): Promise<void> {
   const log = opts.log instanceof Logger ? opts.log : new Logger(opts.log ?? process.stderr);
-  const writer = new FrameWriter(opts.stdout as Writable, (e) => log.error(`cannot write to the editor: ${e.message}`));
+  // Flow control: while the editor does not read what we write, the prover's output is not read either
+  // (its writes wait, as they would with no proxy); while the prover does not read, the editor's input waits.
+  const said = new Set<string>();
+  const holding = (what: string) => {
+    log.log(said.has(what) ? 'debug' : 'info', `${what} (said once; later ones are debug)`);
+    said.add(what);
+  };
+  const writer = new FrameWriter(
+    opts.stdout as Writable,
+    (e) => log.error(`cannot write to the editor: ${e.message}`),
+    (full) => {
+      if (full) holding("the editor is not reading: holding the prover's output until it does");
+      if (full) session.link?.holdOutput();
+      else session.link?.releaseOutput();
+    },
+  );
   const editor = new EditorChannel(writer);
   log.attachAlerts((type, message) => editor.showMessage(type, message));
   const session = new Session(new EngineHost(opts.engine, log), log);
   if (opts.hangTimeoutMs !== undefined) session.cfg.upstreamHangTimeoutMs = opts.hangTimeoutMs;
   if (opts.initializeTimeoutMs !== undefined) session.cfg.upstreamInitializeTimeoutMs = opts.initializeTimeoutMs;
 
+  const input = opts.stdin as Readable;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   let ended = false;
 
   const startUpstream = (spec: ChildSpec, flavor?: Flavor) => {
     const f = flavor ?? flavorOfCommand(spec);
-    const link = new UpstreamLink(spec, router.hooks, {
+    const hooks = {
+      ...router.hooks,
+      onPressure: (full: boolean) => {
+        if (full) holding("the prover is not reading: holding the editor's input until it does");
+        if (full) input.pause();
+        else input.resume();
+      },
+    };
+    const link = new UpstreamLink(spec, hooks, {
       restartDelayMs: opts.restartDelayMs,
       hangTimeoutMs: session.cfg.upstreamHangTimeoutMs,
       initializeTimeoutMs: initializeWaitMs(session.cfg, f),
     });
     session.setUpstream(link, f);
+    if (writer.backedUp) link.holdOutput();
     link.start();
   };
 
@@ -87,7 +112,6 @@ export async function serve(opts: ServeOptions): Promise<void> {
   else log.info('no upstream server: running standalone (premises only)');
 
   const decoder = new FrameDecoder((f) => router.onEditorFrame(f), { maxBytes: opts.maxMessageBytes });
-  const input = opts.stdin as Readable;
   input.on('data', (d: Buffer | string) => decoder.push(typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
   input.on('end', () => void router.lifecycle.exit(undefined));
   input.on('error', (e) => {
