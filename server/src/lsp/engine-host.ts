@@ -17,6 +17,8 @@ export interface LoadRequest {
   /** Opens a `$/progress` (for builds; waits until the editor may be sent requests). */
   progress?: (title: string) => Promise<ProgressReporter>;
   log?: Logger;
+  /** Told which project the automatic index serves (undefined: none found); not called for an index or the fixture engine. */
+  onProject?: (root: string | undefined) => void;
   /** Given by the host: replaces the loaded engine with a better one (the automatic index's hybrid one after its sparse one). */
   upgrade?: (engine: PremiseSearch) => void;
 }

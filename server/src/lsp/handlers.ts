@@ -47,6 +47,7 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
       else s.docs.change(m.params);
       const uri = uriOf(m.params);
       if (typeof uri === 'string') s.live.touched(uri);
+      if (open) lifecycle.documentOpened(uri);
     } finally {
       ctx.forwardDocSync(raw);
     }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { applyConfig, initializeWaitMs, SECTION, sectionOf } from './config.js';
 import type { LoadRequest } from './engine-host.js';
 import { beginProgress, type ProgressReporter } from './progress.js';
+import { ProjectFinder } from './project-root.js';
 import type { HandlerContext, RouterOptions } from './handler-context.js';
 
 /** What the lifecycle handlers may use (the router provides it). */
@@ -33,19 +34,40 @@ export class Lifecycle {
   private readonly initialized: Promise<void>;
   private markInitialized!: () => void;
 
+  /** Which project the automatic index serves (the workspace folder's, else the first opened file's), and the word when none. */
+  private readonly project: ProjectFinder;
+
   constructor(private readonly r: LifecycleHost) {
     this.initialized = new Promise((resolve) => (this.markInitialized = resolve));
+    this.project = new ProjectFinder(
+      r.session.log,
+      () => this.afterInitialize(this.load()),
+      () => workspaceRoot(r.session.initParams),
+    );
   }
 
-  /** What the engine host should load under the current settings. */
-  private loadRequest(): LoadRequest {
+  /** Load the engine under the current settings; the project finder hears which project it serves and how many premises it got. */
+  private load(): Promise<unknown> {
     const s = this.r.session;
-    return {
+    let root: string | null | undefined;
+    const request: LoadRequest = {
       index: s.cfg.index,
       autoIndex: s.cfg.autoIndex,
-      workspaceRoot: workspaceRoot(s.initParams),
+      workspaceRoot: this.project.fileRoot ?? workspaceRoot(s.initParams),
       progress: (title: string): Promise<ProgressReporter> => this.initialized.then(() => beginProgress(this.r.editor, s.supportsProgress, title)),
+      onProject: (r) => {
+        root = r ?? null;
+        this.project.chosen(r);
+      },
     };
+    const loading = s.engines.load(request);
+    void loading.then((e) => this.project.loaded(root, e?.size));
+    return loading;
+  }
+
+  /** A document was opened (its project may be the one to index). */
+  documentOpened(uri: unknown): void {
+    this.project.opened(uri);
   }
 
   initialize(msg: RequestMessage, raw: Buffer): void {
@@ -62,7 +84,7 @@ export class Lifecycle {
     s.supportsProgress = caps?.window?.workDoneProgress === true;
     this.applySettings(sectionOf(params.initializationOptions, !this.r.link));
     if (!this.r.link && s.cfg.upstreamCommand) this.r.options.startUpstream(s.cfg.upstreamCommand);
-    s.engines.load(this.loadRequest());
+    this.load();
 
     if (!this.r.link) {
       this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
@@ -141,15 +163,15 @@ export class Lifecycle {
     this.afterInitialize();
   }
 
-  /** Progress for the engine load, once requests to the editor are allowed. */
-  private afterInitialize(): void {
+  /** Progress for the engine load (`reload`: one replacing a loaded engine), once requests to the editor are allowed. */
+  private afterInitialize(reload?: Promise<unknown>): void {
     const s = this.r.session;
     this.markInitialized();
     this.r.session.log.attachEditor((type, message) => this.r.editor.notify('window/logMessage', { type, message }));
-    if (s.engines.now() || !s.supportsProgress) return;
+    if ((!reload && s.engines.now()) || !s.supportsProgress) return;
     void beginProgress(this.r.editor, true, 'premise-lsp: loading premise index').then(async (p) => {
       p.report(s.cfg.index ?? (s.cfg.autoIndex ? 'automatic index' : 'index'));
-      const e = await s.engines.get();
+      const e = reload ? ((await reload) as { size: number } | undefined) : await s.engines.get();
       p.end(e ? `${e.size} premises` : `failed: ${s.engines.error ?? 'unknown error'}`);
     });
   }
@@ -188,7 +210,7 @@ export class Lifecycle {
     this.applySettings(section);
     const after = this.r.session.cfg;
     if (after.index !== before.index || after.autoIndex !== before.autoIndex) {
-      this.r.session.engines.load(this.loadRequest());
+      this.load();
       this.afterInitialize();
     }
     if (JSON.stringify(after.upstreamCommand) !== JSON.stringify(before.upstreamCommand)) {

@@ -4,13 +4,13 @@
  * the real index opener.
  */
 import { basename, resolve } from 'node:path';
-import { isLakeProject } from '../../../indexes/src/packages.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs, type AutoIndexOptions } from '../indexing/auto-index.js';
 import type { ServeArgs } from './args.js';
 import type { EngineLoader, LoadRequest } from './engine-host.js';
 import { FixtureEngine } from '../engine/open.js';
 import { Logger } from './log.js';
+import { projectRootAbove } from './project-root.js';
 import { serve } from './serve.js';
 
 /**
@@ -26,8 +26,9 @@ export type IndexOpener = (
 /**
  * The engine for a session: `--fake-engine FILE` (tests), else the index from
  * settings or `--index` through `openIndex`, else (setting `autoIndex`) the
- * automatic index of the Lean project (`--lean ROOT`, else the editor's
- * workspace folder when it is a Lake project), else no premises.
+ * automatic index of the Lean project (`--lean ROOT`, else the Lake project at
+ * or above the editor's workspace folder: project-root.ts), else no premises
+ * (`onProject` hears which).
  */
 export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoader {
   return async (opts) => {
@@ -44,12 +45,18 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
     if (opts?.autoIndex === false) return new FixtureEngine([]);
     const log = opts?.log ?? new Logger();
     if (args.flavor === 'isabelle') {
-      // an Isabelle session: the workspace folder (its ROOT sessions) with HOL and the registered libraries
-      if (!opts?.workspaceRoot) return new FixtureEngine([]);
+      // an Isabelle session: the workspace (the nearest ROOT/ROOTS folder, else the folder itself) with HOL and the registered libraries
+      if (!opts?.workspaceRoot) {
+        opts?.onProject?.(undefined);
+        return new FixtureEngine([]);
+      }
+      const root = projectRootAbove(opts.workspaceRoot, 'isabelle') ?? opts.workspaceRoot;
+      opts.onProject?.(root);
       const cmd = args.upstream?.command;
-      return autoIndexEngine({ root: opts.workspaceRoot, prover: 'isabelle', isabelleCommand: cmd && basename(cmd) === 'isabelle' ? cmd : undefined }, log, openIndex, opts);
+      return autoIndexEngine({ root, prover: 'isabelle', isabelleCommand: cmd && basename(cmd) === 'isabelle' ? cmd : undefined }, log, openIndex, opts);
     }
     const root = autoIndexRoot(args.leanRoot, opts?.workspaceRoot);
+    opts?.onProject?.(root);
     if (!root) return new FixtureEngine([]);
     return autoIndexEngine({ root }, log, openIndex, opts);
   };
@@ -110,10 +117,10 @@ function autoIndexEngine(what: Pick<AutoIndexOptions, 'root' | 'prover' | 'isabe
   });
 }
 
-/** The project to index automatically: `--lean ROOT`, else the workspace folder if it is a Lake project. */
+/** The project to index automatically: `--lean ROOT`, else the Lake project at or above the workspace folder. */
 export function autoIndexRoot(leanRoot: string | undefined, workspaceRoot: string | undefined): string | undefined {
   if (leanRoot) return resolve(leanRoot);
-  return workspaceRoot && isLakeProject(workspaceRoot) ? workspaceRoot : undefined;
+  return workspaceRoot ? projectRootAbove(workspaceRoot, 'lean') : undefined;
 }
 
 /** Run a session on stdio (`args` from parseServeArgs). Resolves with the process exit code (0 after shutdown+exit). */
