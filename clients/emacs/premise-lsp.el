@@ -105,14 +105,37 @@ For example (:k 10 :mode \"bm25\" :codeActions (:max 3))."
   "JSON object for `initializationOptions'."
   (list :premise-lsp (premise-lsp-settings)))
 
+(defconst premise-lsp-root-markers '("lakefile.lean" "lakefile.toml" "lean-toolchain" "ROOT" "ROOTS")
+  "Files that mark the root of a Lean (Lake) project or an Isabelle session.")
+
+(defun premise-lsp--marker-root (dir)
+  "The nearest directory at or above DIR holding one of `premise-lsp-root-markers', or nil."
+  (let ((found (delq nil (mapcar (lambda (m) (locate-dominating-file dir m)) premise-lsp-root-markers))))
+    (when found
+      (car (sort (mapcar #'file-name-as-directory found) (lambda (a b) (> (length a) (length b))))))))
+
 (defun premise-lsp--root ()
   "Project root for the prover: a Lean/Isabelle marker, the project, or here."
   (expand-file-name
-   (or (cl-some (lambda (m) (locate-dominating-file default-directory m))
-                '("lakefile.lean" "lakefile.toml" "lean-toolchain" "ROOT" "ROOTS"))
+   (or (premise-lsp--marker-root default-directory)
        (when-let ((p (project-current)))
          (if (fboundp (quote project-root)) (project-root p) (with-no-warnings (car (project-roots p)))))
        default-directory)))
+
+(defun premise-lsp-project-find (dir)
+  "The Lean or Isabelle project DIR is in, for `project-find-functions'.
+Only in buffers of the Lean and Isabelle modes premise-lsp serves: there the
+project (and so Eglot's and lsp-mode's workspace folder) is the nearest
+directory with a lakefile, `lean-toolchain', ROOT or ROOTS, even with no `.git'
+\(without this, Eglot takes the file's own directory).  A transient project."
+  (when (apply #'provided-mode-derived-p major-mode
+               (append premise-lsp-lean-modes premise-lsp-isabelle-modes '(premise-lsp-plain-mode)))
+    (when-let ((root (premise-lsp--marker-root dir)))
+      (cons 'transient (expand-file-name root)))))
+
+;; first, so that a `.git' inside the project does not make a subfolder the root
+(with-eval-after-load 'project
+  (add-hook 'project-find-functions #'premise-lsp-project-find -50))
 
 (defun premise-lsp--upstream (mode)
   "The upstream for a buffer in MODE."

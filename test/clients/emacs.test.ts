@@ -62,7 +62,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 18 : 17));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 19 : 18));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');

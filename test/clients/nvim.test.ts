@@ -118,6 +118,44 @@ describe.skipIf(skip !== undefined)('neovim client on a real index: hits carry t
   });
 });
 
+describe.skipIf(skip !== undefined)('neovim client: the project root (the server gets `--lean ROOT` and the workspace folder from it)', () => {
+  let out: any;
+  let dir: string;
+  const files: Record<string, string> = {};
+
+  beforeAll(async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'premise-lsp-nvimroot-')));
+    const put = (rel: string, text = '') => {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+      return join(dir, rel);
+    };
+    put('proj/lakefile.toml', 'name = "proj"\n');
+    mkdirSync(join(dir, 'proj/Sub/.git'), { recursive: true }); // a `.git` inside the Lake project
+    files.inLake = put('proj/Sub/Deep/A.lean', 'theorem a : True := trivial\n');
+    put('isa/ROOT', 'session S = HOL\n');
+    files.inIsabelle = put('isa/thys/B.thy', 'theory B imports Main begin end\n');
+    mkdirSync(join(dir, 'repo/.git'), { recursive: true });
+    files.inGitOnly = put('repo/src/C.lean', 'theorem c : True := trivial\n');
+    files.nowhere = put('loose/D.lean', 'theorem d : True := trivial\n');
+    const outPath = join(dir, 'nvim-out.json');
+    ({ out } = await nvimScript('root.lua', files.inLake, outPath, { PREMISE_LSP_FILES: JSON.stringify(Object.values(files)) }));
+  }, 30_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a lakefile above a `.git` wins: the Lake project's root, not the subfolder's repository", () => {
+    expect(out.roots[files.inLake]).toBe(join(dir, 'proj'));
+  });
+  it('an Isabelle ROOT marks the root; a `.git` alone does; else the file\'s folder', () => {
+    expect(out.roots[files.inIsabelle]).toBe(join(dir, 'isa'));
+    expect(out.roots[files.inGitOnly]).toBe(join(dir, 'repo'));
+    expect(out.roots[files.nowhere]).toBe(join(dir, 'loose'));
+  });
+});
+
 describe.skipIf(skip !== undefined)('neovim client: the Neovim >= 0.11 path (vim.lsp.config/enable stubbed in headless nvim)', () => {
   let out: any;
   let dir: string;

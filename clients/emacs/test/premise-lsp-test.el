@@ -103,6 +103,31 @@ With `:server CMD' first in BODY, Eglot runs CMD instead."
                         #'premise-lsp--initialization-options))))
       (delete-directory root t))))
 
+(ert-deftest premise-lsp-test-project-root ()
+  "In Lean and Isabelle buffers project.el, so Eglot's workspace folder, is the marked root, with no .git."
+  (require 'project)
+  (let* ((root (file-name-as-directory (make-temp-file "premise-lsp-proj-" t)))
+         (sub (expand-file-name "Proj/Sub/" root))
+         (isa (expand-file-name "isa/thys/" root)))
+    (unwind-protect
+        (progn
+          (make-directory sub t)
+          (make-directory isa t)
+          (write-region "" nil (expand-file-name "lakefile.toml" root))
+          (write-region "" nil (expand-file-name "isa/ROOT" root))
+          (with-temp-buffer
+            (setq default-directory sub)
+            (let ((major-mode 'lean4-mode))
+              (should (equal (file-name-as-directory (expand-file-name (project-root (project-current))))
+                             (expand-file-name root))))
+            (let ((major-mode 'isar-mode))
+              (should (equal (premise-lsp-project-find isa)
+                             (cons 'transient (expand-file-name "isa/" root)))))
+            ;; other buffers are left to project.el's own rules
+            (let ((major-mode 'fundamental-mode))
+              (should-not (premise-lsp-project-find sub)))))
+      (delete-directory root t))))
+
 (ert-deftest premise-lsp-test-settings ()
   "initializationOptions carry the premise-lsp section, index included."
   (let ((premise-lsp-index "/tmp/some-index")

@@ -49,12 +49,11 @@ local function notify(msg, level)
   vim.notify('premise-lsp: ' .. msg, level or vim.log.levels.INFO)
 end
 
-function M.find_root(bufnr)
-  local path = vim.api.nvim_buf_get_name(bufnr)
-  local dir = path ~= '' and vim.fn.fnamemodify(path, ':p:h') or vim.fn.getcwd()
+-- The nearest directory at or above `dir` holding one of `markers`, or nil.
+local function find_upward(dir, markers)
   local cur = dir
-  while cur and cur ~= '' do
-    for _, marker in ipairs(M.config.root_markers) do
+  while #markers > 0 and cur and cur ~= '' do
+    for _, marker in ipairs(markers) do
       if vim.loop.fs_stat(cur .. '/' .. marker) then
         return cur
       end
@@ -65,7 +64,26 @@ function M.find_root(bufnr)
     end
     cur = parent
   end
-  return dir
+  return nil
+end
+
+-- Version-control markers: a root only where no project marker is found at any level.
+local VCS_MARKERS = { ['.git'] = true, ['.hg'] = true, ['.jj'] = true }
+
+--- The project root of a buffer: the nearest directory with a project marker
+--- (lakefile.lean, lakefile.toml, lean-toolchain, ROOT, ROOTS), searched upward
+--- first, so that a `.git` inside the project (a submodule, a subfolder under
+--- its own version control) does not win over the lakefile above it; then the
+--- nearest `.git`; else the file's directory. The server looks upward the same
+--- way for the Lake project or Isabelle session it indexes.
+function M.find_root(bufnr)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  local dir = path ~= '' and vim.fn.fnamemodify(path, ':p:h') or vim.fn.getcwd()
+  local project, vcs = {}, {}
+  for _, marker in ipairs(M.config.root_markers) do
+    table.insert(VCS_MARKERS[marker] and vcs or project, marker)
+  end
+  return find_upward(dir, project) or find_upward(dir, vcs) or dir
 end
 
 --- The server command line for a project root. `upstream` and `base` default
