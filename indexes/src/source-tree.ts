@@ -57,3 +57,9 @@ export function sourceTreeOf(path: string): SourceTree | undefined {
 
 /** Where to suggest an index of `tree` be written: beside the automatic index cache, never inside the sources. */
 export const indexOutsideOf = (tree: SourceTree) => `~/.cache/premise-lsp/${safeName(basename(tree.root))}`;
+
+/** Where to suggest an index be written for `--index DIR`: DIR itself, unless it is in a source tree (then outside it). */
+export function indexOutFor(dir: string): string {
+  const tree = sourceTreeOf(dir);
+  return tree ? indexOutsideOf(tree) : dir;
+}

@@ -126,6 +126,15 @@ describe('premise-lsp doctor', () => {
     expect(lines(r.out, '✗')).toEqual([expect.stringContaining(`✗ index ${index}: the index ${index} ${refused}`)]);
   });
 
+  it('--index naming a Lake project: ✗, and the fix never writes an index among its sources', () => {
+    const f = lakeFixture();
+    const r = run(['doctor', '--index', f.root], lake);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`✗ index ${f.root}: no index at ${f.root}`);
+    expect(r.out).not.toContain(`--out ${f.root}`);
+    expect(r.out).toContain('--out ~/.cache/premise-lsp/proj');
+  });
+
   it('outside a project, without DIR: says so and passes; a DIR that is no project fails', () => {
     const plain = join(tmp, 'plain');
     mkdirSync(plain, { recursive: true });

@@ -11,6 +11,7 @@ import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { checkShippedModels } from '../engine/open.js';
 import { lakeProject, leanToolchain } from '../../../indexes/src/packages.js';
+import { indexOutFor } from '../../../indexes/src/source-tree.js';
 import { autoIndexPlan } from '../indexing/auto-index.js';
 import { cacheReport, plannedStates, projectOptions } from '../indexing/cache-state.js';
 import { Logger } from '../lsp/log.js';
@@ -73,7 +74,7 @@ async function indexChecks(index: string): Promise<Check[]> {
     await engine.dispose();
     return [pass(`index ${index}: ${size} premises, ${vectors}; the server loads it${warnings.length ? ` (${warnings.join('; ')})` : ''}`)];
   } catch (e) {
-    return [fail(`index ${index}: ${(e as Error).message}`, `rebuild it: premise-lsp index <source>... --out ${index} (or leave \`index\` unset: the server indexes your project by itself)`)];
+    return [fail(`index ${index}: ${(e as Error).message}`, `rebuild it: premise-lsp index <source>... --out ${indexOutFor(index)} (or leave \`index\` unset: the server indexes your project by itself)`)];
   }
 }
 
