@@ -1,7 +1,8 @@
 /**
  * How `serve` opens an index (the `index` setting or `--index`, or the automatic
  * index's directories): also what `doctor --index` opens, so that doctor passes an
- * index exactly when the server loads it (its files, and the encoder it was built with).
+ * index exactly when the server loads it (its files, and the encoder it was built with;
+ * test/cli/doctor.test.ts, "an index the server refuses").
  */
 import { openEngine, type OpenOptions } from '../engine/open.js';
 import type { OpenedEngine } from '../engine/types.js';
