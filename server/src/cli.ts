@@ -1,8 +1,10 @@
 /**
  * premise-lsp command line. Thin: picks the subcommand and maps errors to exit
- * codes (0 ok, 2 bad usage, 1 anything else, reason on stderr).
+ * codes (0 ok, 2 bad usage, 1 anything else, reason on stderr). A usage error is
+ * one line and where the command's `--help` is; an unknown command names the nearest.
  */
 import { UsageError } from './cli/args.js';
+import { nearest } from './cli/suggest.js';
 import { COMMAND_USAGE, USAGE, wantsHelp } from './cli/usage.js';
 
 type Command = (argv: string[]) => Promise<number>;
@@ -41,7 +43,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const load = COMMANDS[cmd];
-  if (!load) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+  if (!load) {
+    const near = nearest(cmd, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command ${JSON.stringify(cmd)}${near ? ` (did you mean ${near}?)` : ''}`);
+  }
   if (wantsHelp(rest)) {
     process.stdout.write(COMMAND_USAGE[cmd] ?? USAGE);
     return 0;
@@ -61,9 +66,12 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof UsageError) {
-      // the command's own usage, not the list of every command
+      // one line, and where the command's own usage is (not the usage itself: it buries the line)
       const cmd = process.argv[2];
-      process.stderr.write(`premise-lsp: ${e.message}\n\n${(cmd && COMMANDS[cmd] && COMMAND_USAGE[cmd]) || USAGE}`);
+      const known = cmd !== undefined && Object.hasOwn(COMMANDS, cmd);
+      process.stderr.write(
+        known ? `premise-lsp ${cmd}: ${e.message}\n\`premise-lsp ${cmd} --help\` lists its options\n` : `premise-lsp: ${e.message}\n\`premise-lsp --help\` lists the commands\n`,
+      );
       process.exitCode = 2;
     } else {
       process.stderr.write(`premise-lsp: ${(e as Error)?.message ?? String(e)}\n`);

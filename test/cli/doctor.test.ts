@@ -4,7 +4,7 @@
  * Isabelle needed); premise-lsp is put on that PATH as a link to the built CLI.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,31 @@ describe('premise-lsp doctor', () => {
     r = run(['doctor', '--index', join(tmp, 'no-idx')], lake);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`✗ index ${join(tmp, 'no-idx')}: no index at ${join(tmp, 'no-idx')}`);
+  });
+
+  it('--index: an index the server refuses (built with an encoder this installation lacks) fails with the message query gives', () => {
+    const index = join(tmp, 'idx-foreign-encoder');
+    expect(run(['index', join(ROOT, 'test', 'fixtures', 'sample'), '--out', index], lake).code).toBe(0);
+    const file = join(index, 'manifest.json');
+    const m = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...m, encoder: { ...m.encoder, id: 'default-000000000000' } }));
+    const refused = 'was built with encoder default-000000000000, which this installation does not have';
+    const q = run(['query', '--index', index, 'a + b = b + a'], lake);
+    expect(q.code).toBe(1);
+    expect(q.err).toContain(refused);
+    const r = run(['doctor', '--index', index], lake);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toMatch(/^✓ index /m);
+    expect(lines(r.out, '✗')).toEqual([expect.stringContaining(`✗ index ${index}: the index ${index} ${refused}`)]);
+  });
+
+  it('--index naming a Lake project: ✗, and the fix never writes an index among its sources', () => {
+    const f = lakeFixture();
+    const r = run(['doctor', '--index', f.root], lake);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`✗ index ${f.root}: no index at ${f.root}`);
+    expect(r.out).not.toContain(`--out ${f.root}`);
+    expect(r.out).toContain('--out ~/.cache/premise-lsp/proj');
   });
 
   it('outside a project, without DIR: says so and passes; a DIR that is no project fails', () => {

@@ -1,14 +1,19 @@
 /**
- * The built CLI's rough edges (issue 23): a usage error prints the command's own
- * usage, a single-valued option given twice is refused, an index of nothing is
- * refused, a missing index is named as missing (not corrupt), an evaluation that
- * scores no query says so, and `serve` needs `--stdio`. Every run has a time limit.
+ * The built CLI's rough edges (issues 23 and 31): a usage error is one line (an unknown
+ * option or command with the nearest valid one) and where the command's own help is;
+ * a single-valued option given twice is refused; an index of nothing is refused; a
+ * missing index is named as missing (not corrupt), an `--index` naming a source tree
+ * gets `--project` and never an `--out` inside it, an index of another format version
+ * is named older or newer with its rebuild command; an evaluation that scores no query
+ * says so; `serve` needs `--stdio`. Every run has a time limit.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../indexes/src/store/index-dir.js';
+import { lakeFixture } from '../unit/lake-project.js';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -28,7 +33,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('a usage error prints the command’s own usage', () => {
+describe('a usage error is one line, then where the command’s own help is (issue 31)', () => {
   const cases: [string, string[]][] = [
     ['index', ['index', SAMPLE]],
     ['query', ['query', 'x']],
@@ -43,18 +48,51 @@ describe('a usage error prints the command’s own usage', () => {
     ['models', ['models', 'push']],
     ['query', ['query', '--index', INDEX, '--nope', 'x']],
   ];
+  const twoLines = (err: string, cmd: string) => {
+    const lines = err.split('\n').filter((l) => l);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^premise-lsp ${cmd}: .+`));
+    expect(lines[1]).toBe(`\`premise-lsp ${cmd} --help\` lists its options`);
+    return lines[0]!;
+  };
   it.each(cases)('%s: %j', (cmd, args) => {
     const r = run(args);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^premise-lsp: .+\n/);
-    expect(r.err).toContain(`usage: premise-lsp ${cmd} `);
-    expect(r.err).not.toMatch(/^commands:/m); // not the global usage
+    twoLines(r.err, cmd);
   });
 
-  it('an unknown command still gets the global usage', () => {
-    const r = run(['frobnicate']);
+  it('an unknown option is named with the nearest valid one, not Node’s parser text and the whole usage', () => {
+    const r = run(['query', '--indx', INDEX, 'x']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^commands:/m);
+    expect(twoLines(r.err, 'query')).toBe('premise-lsp query: unknown option --indx (did you mean --index?)');
+    expect(r.err).not.toMatch(/positional argument|usage:/);
+  });
+
+  it('every command names its unknown options so, serve and the subcommands too', () => {
+    const cases: [string, string[], string][] = [
+      ['index', ['index', SAMPLE, '--ot', join(tmp, 'x')], '--ot (did you mean --out?)'],
+      ['eval', ['eval', '--index', INDEX, '--datset', 'afp'], '--datset (did you mean --dataset?)'],
+      ['http', ['http', '--index', INDEX, '--prot', '1'], '--prot (did you mean --port?)'],
+      ['doctor', ['doctor', '--indexx', INDEX], '--indexx (did you mean --index?)'],
+      ['cache', ['cache', 'list', '--jsn'], '--jsn (did you mean --json?)'],
+      ['models', ['models', 'pull', 'a/b', '--revison', 'x'], '--revison (did you mean --revision?)'],
+      ['serve', ['serve', '--stdio', '--indx', INDEX], '--indx (did you mean --index?)'],
+      ['query', ['query', '--index', INDEX, '--zzzzzzzz', 'x'], '--zzzzzzzz'],
+    ];
+    for (const [cmd, args, named] of cases) {
+      const r = run(args);
+      expect(r.code).toBe(2);
+      expect(twoLines(r.err, cmd)).toBe(`premise-lsp ${cmd}: unknown option ${named}`);
+    }
+  });
+
+  it('an unknown command is named with the nearest command, and where the list of commands is', () => {
+    const r = run(['qeury', '--index', INDEX, 'x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('premise-lsp: unknown command "qeury" (did you mean query?)\n`premise-lsp --help` lists the commands\n');
+    const far = run(['frobnicate']);
+    expect(far.code).toBe(2);
+    expect(far.err).toBe('premise-lsp: unknown command "frobnicate"\n`premise-lsp --help` lists the commands\n');
   });
 });
 
@@ -116,6 +154,65 @@ describe('an --index path that is not there', () => {
   });
 });
 
+describe('an --index that names a source tree (issue 31)', () => {
+  it('a Lake project: --project is suggested, never an --out inside it', () => {
+    const f = lakeFixture();
+    for (const args of [['query', '--index', f.root, 'x'], ['eval', '--index', f.root, '--dataset', 'afp']]) {
+      const r = run(args);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`no index at ${f.root}`);
+      expect(r.err).toContain(`--project ${f.root}`);
+      expect(r.err).not.toContain(`--out ${f.root}`);
+    }
+  });
+
+  it('a missing directory inside a Lake project: the index is suggested outside it', () => {
+    const f = lakeFixture();
+    const inside = join(f.root, 'idx');
+    const r = run(['query', '--index', inside, 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`no index at ${inside}`);
+    expect(r.err).not.toContain(`--out ${f.root}`);
+    expect(r.err).toContain('--out ~/.cache/premise-lsp/proj');
+    expect(r.err).toContain(`--project ${f.root}`);
+  });
+
+  it('a folder of sources: the index is suggested outside it', () => {
+    const r = run(['query', '--index', SAMPLE, 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).not.toContain(`--out ${SAMPLE}`);
+    expect(r.err).toContain(`premise-lsp index ${SAMPLE} --out ~/.cache/premise-lsp/sample`);
+  });
+});
+
+describe('an index of another format version (issue 31)', () => {
+  const copyWithVersion = (name: string, version: number) => {
+    const dir = join(tmp, name);
+    cpSync(INDEX, dir, { recursive: true });
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, version }));
+    return dir;
+  };
+
+  it('older: said to be older, not corrupt, with the command that rebuilds it', () => {
+    const dir = copyWithVersion('v-old', VERSION - 1);
+    const r = run(['query', '--index', dir, 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).not.toMatch(/corrupt/);
+    expect(r.err).toContain(`older premise-lsp (index format version ${VERSION - 1}; this one reads version ${VERSION})`);
+    expect(r.err).toContain(`\`premise-lsp index ${SAMPLE} --out ${dir}\``);
+  });
+
+  it('newer: said to be newer, with the same command', () => {
+    const dir = copyWithVersion('v-new', VERSION + 1);
+    const r = run(['query', '--index', dir, 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).not.toMatch(/corrupt/);
+    expect(r.err).toContain(`newer premise-lsp (index format version ${VERSION + 1}; this one reads version ${VERSION})`);
+    expect(r.err).toContain(`\`premise-lsp index ${SAMPLE} --out ${dir}\``);
+  });
+});
+
 describe('eval that scores no query', () => {
   it('says so and exits 1 instead of printing 0.000 everywhere', () => {
     const data = join(tmp, 'unresolvable.jsonl');
@@ -129,10 +226,10 @@ describe('eval that scores no query', () => {
 });
 
 describe('serve without --stdio', () => {
-  it('exits 2 with the serve usage', () => {
+  it('exits 2 saying so, and where the serve usage is', () => {
     const r = run(['serve', '--index', INDEX]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/serve needs --stdio/);
-    expect(r.err).toContain('usage: premise-lsp serve ');
+    expect(r.err).toContain('`premise-lsp serve --help` lists its options');
   });
 });

@@ -40,8 +40,8 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
       env: {
         ...install.env,
         PREMISE_LSP_TEST_PROJECT_FILE: project.wsFile,
-        PREMISE_LSP_TEST_SNIPPET_EMACS_EGLOT: snippet('docs/editors.md', 'emacs-eglot').body,
-        PREMISE_LSP_TEST_SNIPPET_EMACS_USE_PACKAGE: snippet('README.md', 'emacs-use-package').body,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_EGLOT: snippet('README.md', 'emacs-eglot').body,
+        PREMISE_LSP_TEST_SNIPPET_EMACS_USE_PACKAGE: snippet('docs/editors.md', 'emacs-use-package').body,
         PREMISE_LSP_TEST_SNIPPET_EMACS_PICKER: snippet('docs/editors.md', 'emacs-picker').body,
         PREMISE_LSP_TEST_SERVER: JSON.stringify(serverCommand()),
         PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
@@ -86,11 +86,11 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
     expect(out.visit_unknown).toMatch(/the source of Nat\.le_of_lt_succ is not known/);
   });
   // the documentation's snippets, the doctor, the server's messages (the same ERT run)
-  it('docs/editors.md emacs-eglot and the README\'s emacs-use-package: found beside the premise-lsp command, premise-lsp --lean ROOT in lean4-mode, the automatic index served', async () => {
+  it('the README\'s emacs-eglot and docs/editors.md emacs-use-package: found beside the premise-lsp command, premise-lsp --lean ROOT in lean4-mode, the automatic index served', async () => {
     const root = (cmd: string[]) => cmd[cmd.indexOf('--lean') + 1];
     for (const name of ['emacs-eglot', ...(hasUsePackage ? ['emacs-use-package'] : [])]) {
       const key = name.replace(/-/g, '_');
-      const s = snippet(name === 'emacs-eglot' ? 'docs/editors.md' : 'README.md', name);
+      const s = snippet(name === 'emacs-eglot' ? 'README.md' : 'docs/editors.md', name);
       expect(s.body).not.toMatch(/premise-lsp-index/); // relies on the automatic index
       const cmd: string[] = out[`${key}_command`];
       expect(cmd?.slice(0, 4), name).toEqual(['premise-lsp', 'serve', '--stdio', '--lean']);

@@ -1,6 +1,6 @@
 /**
- * Errors where the user looks: an index that cannot be served (missing,
- * unreadable, built by another format version) is shown once as
+ * Errors where the user looks: an index that cannot be served (missing, a source
+ * tree, unreadable, built by another format version) is shown once as
  * `window/showMessage` (besides the log) with the command that fixes it, and the
  * session goes on without premises. (A prover that cannot start or keeps
  * crashing: crash.test.ts; an automatic index that fails: auto-index.test.ts.)
@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FORMAT, VERSION } from '../../indexes/src/store/index-dir.js';
 import { Editor, requireBuild, SERVE, tempFile, type Msg } from './harness.js';
+import { lakeFixture } from '../unit/lake-project.js';
 
 const editors: Editor[] = [];
 afterEach(() => {
@@ -57,6 +58,15 @@ describe('an index that cannot be served', () => {
     const m = await shownFor(idx, 'setting');
     expect(m.params.type).toBe(1);
     expect(m.params.message).toMatch(/not valid JSON.*premise-lsp index --out/);
+  });
+
+  it('a Lake project as the `index` setting: the fix never writes an index among its sources', async () => {
+    const f = lakeFixture();
+    const m = await shownFor(f.root, 'setting');
+    expect(m.params.type).toBe(1);
+    expect(m.params.message).toContain(`no index at ${f.root}`);
+    expect(m.params.message).not.toContain(`--out ${f.root}`);
+    expect(m.params.message).toContain('--out ~/.cache/premise-lsp/proj');
   });
 
   it('built by another format version: one error message saying to rebuild it', async () => {

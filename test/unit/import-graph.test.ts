@@ -156,7 +156,7 @@ describe('import graph', () => {
   it('reads the whole source tree', () => {
     expect(g.size).toBeGreaterThan(100);
     expect(g.get('server/src/lsp/router.ts')!.imports).toContain('server/src/lsp/handlers.ts');
-    expect(g.get('server/src/cli/serve-cmd.ts')!.imports).toContain('server/src/engine/open.ts');
+    expect(g.get('server/src/cli/index-opener.ts')!.imports).toContain('server/src/engine/open.ts');
   });
 
   it('has no import circles', () => {

@@ -11,7 +11,7 @@
  * showing corrupted premises or crashing the native usearch loader.
  */
 import { copyFileSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { ProofGraph } from '../graph.js';
 import { Bm25Index } from '../sparse/bm25.js';
 import { Container, fileCrc32, IndexFileError, writeContainer, type Expected } from './container.js';
@@ -20,6 +20,7 @@ import { encodeStrings, stringSections, StringTable } from './strings.js';
 import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 import { prepareOutDir } from './out-path.js';
 import { dataDirOf } from './data-dir.js';
+import { rebuildCommand } from './rebuild.js';
 
 export const FORMAT = 'premise-lsp-index';
 /** 2: premises.bin holds the proof graph. 3: informal.bin. */
@@ -129,6 +130,23 @@ export function writeManifest(dir: string, m: { premises: number; encoder?: Enco
   return manifest;
 }
 
+/**
+ * An index another premise-lsp wrote, in an older or newer format: not corrupt, to be
+ * rebuilt (the command from the sources it recorded) or read by the premise-lsp that wrote it.
+ */
+export class IndexVersionError extends Error {
+  constructor(dir: string, m: Manifest) {
+    const sources = Array.isArray(m.sources) ? m.sources.filter((x): x is string => typeof x === 'string' && isAbsolute(x)) : [];
+    const rebuild = `\`${rebuildCommand({ dir, sources })}\``;
+    const which = m.version < VERSION ? 'an older' : 'a newer';
+    super(
+      `the index at ${dir} was written by ${which} premise-lsp (index format version ${m.version}; this one reads version ${VERSION}): ` +
+        (m.version < VERSION ? `rebuild it with ${rebuild}` : `update premise-lsp, or rebuild the index with ${rebuild}`),
+    );
+    this.name = 'IndexVersionError';
+  }
+}
+
 export function readManifest(dir: string): Manifest {
   const path = join(dir, 'manifest.json');
   if (!existsSync(path)) throw new IndexFileError(path, 'no such file (is this an index directory? build one with `premise-lsp index`)');
@@ -140,7 +158,8 @@ export function readManifest(dir: string): Manifest {
     throw new IndexFileError(path, `not valid JSON (${(e as Error).message})`);
   }
   if (!m || typeof m !== 'object' || m.format !== FORMAT) throw new IndexFileError(path, `not a premise-lsp index manifest`);
-  if (m.version !== VERSION) throw new IndexFileError(path, `index format version ${m.version}, this build reads ${VERSION}; rebuild the index`);
+  if (typeof m.version !== 'number') throw new IndexFileError(path, 'no index format version');
+  if (m.version !== VERSION) throw new IndexVersionError(dir, m);
   try {
     dataDirOf(dir, m.data);
   } catch (e) {

@@ -1,8 +1,11 @@
-/** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2. */
+/** Argument parsing shared by the subcommands (node:util parseArgs), with usage errors → exit 2 (an unknown option named with the nearest valid one). */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { indexOutsideOf, sourceTreeOf } from '../../../indexes/src/source-tree.js';
+import { shellQuote } from '../../../indexes/src/store/rebuild.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/open.js';
+import { unknownOption } from './suggest.js';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -17,7 +20,7 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
     try {
       return parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
     } catch (e) {
-      throw new UsageError((e as Error).message);
+      throw new UsageError(parseErrorMessage(e as NodeJS.ErrnoException, argv, options));
     }
   })();
   const seen = new Set<string>();
@@ -27,6 +30,17 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
     seen.add(t.name);
   }
   return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/** node:util's parse error as one line: an unknown option with the nearest valid one, not the parser's advice about positionals. */
+function parseErrorMessage(e: NodeJS.ErrnoException, argv: string[], options: NonNullable<ParseArgsConfig['options']>): string {
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+    const unknown = tokens.find((t) => t.kind === 'option' && !(t.name in options));
+    const known = Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
+    if (unknown?.kind === 'option') return unknownOption(unknown.rawName, known);
+  }
+  return e.message.replace(/\. To specify a positional argument.*$/s, '');
 }
 
 export function intOption(value: string | undefined, name: string, fallback: number): number {
@@ -97,12 +111,19 @@ export function sourcesOption(cmd: string, positionals: string[]): string[] {
 
 /**
  * The index directory of `--index`, when it holds one (its manifest); otherwise an
- * error saying there is no index there and how to build one (a mistyped path is not a corrupt index).
+ * error saying there is no index there and how to build one (a mistyped path is not a
+ * corrupt index). A path that is, or is inside, a source tree gets a build command whose
+ * `--out` is outside the sources, and, with `project` (query, eval), `--project`.
  */
-export function indexDirOption(dir: string): string {
-  if (!existsSync(join(dir, 'manifest.json'))) {
+export function indexDirOption(dir: string, opts: { project?: boolean } = {}): string {
+  if (existsSync(join(dir, 'manifest.json'))) return dir;
+  const tree = sourceTreeOf(dir);
+  if (!tree) {
     const what = existsSync(dir) ? ' (the directory has no manifest.json)' : '';
     throw new Error(`no index at ${dir}${what}; build one with \`premise-lsp index <source>... --out ${dir}\``);
   }
-  return dir;
+  const name = { lake: 'the Lake project', isabelle: 'the Isabelle sessions', sources: 'the sources' }[tree.kind];
+  const at = resolve(dir) === tree.root ? `it is ${name} ${tree.root}, not an index` : `it is inside ${name} ${tree.root}`;
+  const project = opts.project && tree.kind !== 'sources' ? `search its automatic index with \`--project ${shellQuote(tree.root)}\`, or ` : '';
+  throw new Error(`no index at ${dir} (${at}); ${project}build an index outside the sources with \`premise-lsp index ${shellQuote(tree.root)} --out ${indexOutsideOf(tree)}\``);
 }

@@ -2,22 +2,24 @@
  * `premise-lsp doctor [DIR] [--index DIR]`: checks from the shell what an editor
  * setup needs, one line each (✓, or ✗ with the fix), exit 1 when a check fails:
  * the command on PATH and its version, the shipped models load, the server
- * starts, the index given or the automatic index cache of DIR's project (each
+ * starts, the index given (opened as the server opens it) or the automatic index cache of DIR's project (each
  * entry cached with vectors, sparse-only or not built yet; stale ones), and the
  * prover on PATH (`lake` for a Lake project, run in DIR so elan picks its
  * toolchain, and the toolchain's library sources; `isabelle` for an Isabelle workspace).
  */
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { checkShippedModels, openEngine } from '../engine/open.js';
+import { checkShippedModels } from '../engine/open.js';
 import { lakeProject, leanToolchain } from '../../../indexes/src/packages.js';
+import { indexOutFor } from '../../../indexes/src/source-tree.js';
 import { autoIndexPlan } from '../indexing/auto-index.js';
 import { cacheReport, plannedStates, projectOptions } from '../indexing/cache-state.js';
 import { Logger } from '../lsp/log.js';
 import { packageRoot, packageVersion } from '../paths.js';
-import { indexDirOption, parse, UsageError } from './args.js';
+import { parse, UsageError } from './args.js';
 import { formatBytes } from './cache-cmd.js';
 import { runShort, serverStarts } from './doctor-probe.js';
+import { serverIndexOpener } from './index-opener.js';
 
 interface Check {
   ok: boolean;
@@ -62,14 +64,17 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/** The index given, opened as the server opens its `index` setting (files, encoder, reranker): a pass means the server loads it. */
 async function indexChecks(index: string): Promise<Check[]> {
+  const warnings: string[] = [];
   try {
-    const engine = await openEngine(indexDirOption(index), { sparseOnly: true, defaultReranker: false, onWarning: () => {} });
+    const engine = await serverIndexOpener((w) => warnings.push(w))(index);
     const size = engine.size;
+    const vectors = engine.hasDense ? 'with vectors' : 'sparse-only';
     await engine.dispose();
-    return [pass(`index ${index}: ${size} premises, its files whole`)];
+    return [pass(`index ${index}: ${size} premises, ${vectors}; the server loads it${warnings.length ? ` (${warnings.join('; ')})` : ''}`)];
   } catch (e) {
-    return [fail(`index ${index}: ${(e as Error).message}`, `rebuild it: premise-lsp index <source>... --out ${index} (or leave \`index\` unset: the server indexes your project by itself)`)];
+    return [fail(`index ${index}: ${(e as Error).message}`, `rebuild it: premise-lsp index <source>... --out ${indexOutFor(index)} (or leave \`index\` unset: the server indexes your project by itself)`)];
   }
 }
 

@@ -57,10 +57,10 @@ function openOptions(values: EngineFlagValues, sparseOnly: boolean): OpenOptions
 
 const rerankOf = (values: EngineFlagValues, engine: OpenedEngine) => (values['no-rerank'] ? false : (values.rerank ?? engine.rerankByDefault));
 
-/** Opens the index; `sparseOnly` skips the encoder when the mode needs none. */
-export async function openFromFlags(index: string, values: EngineFlagValues, sparseOnly: boolean): Promise<{ engine: OpenedEngine; rerank: boolean }> {
+/** Opens the index; `sparseOnly` skips the encoder when the mode needs none; `project`: the command also takes `--project` (said when the index is a project). */
+export async function openFromFlags(index: string, values: EngineFlagValues, sparseOnly: boolean, project = false): Promise<{ engine: OpenedEngine; rerank: boolean }> {
   const opts = openOptions(values, sparseOnly);
-  const engine = await openEngine(indexDirOption(index), opts);
+  const engine = await openEngine(indexDirOption(index, { project }), opts);
   return { engine, rerank: rerankOf(values, engine) };
 }
 
@@ -78,7 +78,7 @@ export interface OpenedTarget {
  */
 export async function openTarget(command: string, values: EngineFlagValues & { index?: string; project?: string }, sparseOnly: boolean): Promise<OpenedTarget> {
   if (!values.index === !values.project) throw new UsageError(`${command} needs --index <index-dir> or --project <dir> (one of them)`);
-  if (values.index) return openFromFlags(values.index, values, sparseOnly);
+  if (values.index) return openFromFlags(values.index, values, sparseOnly, true);
   const where = projectOptions(values.project!);
   if (typeof where === 'string') throw new UsageError(where);
   const opts = openOptions(values, sparseOnly);

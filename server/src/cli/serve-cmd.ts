@@ -1,18 +1,21 @@
 /** `premise-lsp serve --stdio …`: the language server, serving the index given by --index or the editor's settings. */
-import { openEngine } from '../engine/open.js';
-import { parseServeArgs, type ServeArgs } from '../lsp/args.js';
+import { parseServeArgs, SERVE_OPTIONS, type ServeArgs } from '../lsp/args.js';
 import { runServe } from '../lsp/run.js';
-import { indexDirOption, UsageError } from './args.js';
+import { UsageError } from './args.js';
+import { serverIndexOpener } from './index-opener.js';
+import { unknownOption } from './suggest.js';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   let args: ServeArgs;
   try {
     args = parseServeArgs(argv);
   } catch (e) {
-    throw new UsageError((e as Error).message); // exit 2 with the serve usage
+    const message = (e as Error).message;
+    const unknown = /^unknown option (\S+)$/.exec(message);
+    throw new UsageError(unknown ? unknownOption(unknown[1]!, SERVE_OPTIONS) : message); // exit 2
   }
   // an index given by --index or the editor's `index` setting that is not there is named as missing, not corrupt
-  const code = await runServe(args, (dir, o) => openEngine(typeof dir === 'string' ? indexDirOption(dir) : dir, { ...o, defaultMode: o?.sparseOnly ? 'hybrid' : undefined }));
+  const code = await runServe(args, serverIndexOpener());
   // stdin and the prover's pipes may still hold the event loop open: the session is over
   process.exit(code);
 }

@@ -104,11 +104,12 @@ ${LLM} (default: 30000)
   --json               JSON instead of text
 
 example:
-  premise-lsp query --index indexes/sample --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
+  premise-lsp query --project ~/my-project --k 5 $'a b : ℕ\\n⊢ a + b = b + a'
   premise-lsp query --project ~/my-project 'triangle inequality'
-  premise-lsp query --index indexes/sample --pattern 'Real.sqrt ?a * Real.sqrt ?a'
-  premise-lsp query --index indexes/sample --in Sample.Lists --kind theorem 'length of an append'
-  premise-lsp query --index idx --imports-from MyProject/Foo.lean 'a ≤ b → b ≤ a → a = b'
+  premise-lsp query --project ~/my-project --pattern 'Real.sqrt ?a * Real.sqrt ?a'
+  premise-lsp query --project ~/my-project --in Mathlib.Order --kind theorem 'antisymmetry'
+  premise-lsp index ~/my-project --out /tmp/my-index      # an index of your own, then:
+  premise-lsp query --index /tmp/my-index --imports-from ~/my-project/MyProject/Foo.lean 'a ≤ b → b ≤ a → a = b'
 `,
   eval: `usage: premise-lsp eval --index <index-dir> --dataset <name> [<file>] [options]
        premise-lsp eval --project <Lake project dir> [--limit N] [--half dev|test] [options]

@@ -11,25 +11,12 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadEncoder, type Encoder } from '../../../models/src/encoder.js';
 import type { EncoderRef } from '../../../indexes/src/store/index-dir.js';
+import { rebuildCommand, type IndexOrigin } from '../../../indexes/src/store/rebuild.js';
 import { realPath, shippedEncoderDirs } from '../paths.js';
-
-/** Where the index lives and what it was built from, for the rebuild command of the error. */
-export interface IndexOrigin {
-  dir: string;
-  sources: readonly string[];
-}
 
 const load = (dir: string) => loadEncoder(dir, { threads: 1 }); // one short query at a time: one intra-op thread
 /** An id is `<directory name>-<hash>`: a directory of another name cannot have it. */
 const mayHave = (dir: string, id: string) => id.startsWith(`${basename(realPath(dir))}-`);
-
-const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
-/** The command that rebuilds `index` with this installation's encoder. */
-export function rebuildCommand(index: IndexOrigin): string {
-  const sources = index.sources.length ? index.sources.map(quote).join(' ') : '<sources>';
-  return `premise-lsp index ${sources} --out ${quote(index.dir)}`;
-}
 
 /** The encoder for an index built with `rec`; `explicitDir` (--encoder) wins. */
 export async function openIndexEncoder(rec: EncoderRef, index: IndexOrigin, explicitDir?: string): Promise<Encoder> {

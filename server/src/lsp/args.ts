@@ -24,7 +24,9 @@ export interface ServeArgs {
   initializeTimeoutMs?: number;
 }
 
-const LONG = new Set(['--stdio', '--lean', '--isabelle', '--upstream-cmd', '--index', '--fake-engine', '--fake-engine-delay-ms', '--flavor', '--restart-delay-ms', '--hang-timeout-ms', '--initialize-timeout-ms']);
+/** The options of `serve` (for a usage error's "did you mean"). */
+export const SERVE_OPTIONS = ['--stdio', '--lean', '--isabelle', '--upstream-cmd', '--index', '--fake-engine', '--fake-engine-delay-ms', '--flavor', '--restart-delay-ms', '--hang-timeout-ms', '--initialize-timeout-ms'] as const;
+const LONG = new Set<string>(SERVE_OPTIONS);
 
 /** Split a command string on whitespace, honouring simple quotes. */
 export function splitCommand(s: string): string[] {

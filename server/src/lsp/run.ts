@@ -4,6 +4,7 @@
  * the real index opener.
  */
 import { basename, resolve } from 'node:path';
+import { indexOutsideOf, sourceTreeOf } from '../../../indexes/src/source-tree.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { autoIndexDirs, type AutoIndexOptions } from '../indexing/auto-index.js';
 import type { ServeArgs } from './args.js';
@@ -62,9 +63,12 @@ export function engineLoader(args: ServeArgs, openIndex: IndexOpener): EngineLoa
   };
 }
 
-/** How to mend an index that cannot be opened (shown to the user with the error). */
-const INDEX_FIX = (index: string) =>
-  `To fix it, build the index with \`premise-lsp index --out ${index} <sources>\`, or correct the \`index\` setting (or --index); without one, premise-lsp indexes the project itself.`;
+/** How to mend an index that cannot be opened (shown to the user with the error); never an index written among the sources. */
+const INDEX_FIX = (index: string) => {
+  const tree = sourceTreeOf(index);
+  const build = tree ? `build an index outside the sources with \`premise-lsp index ${tree.root} --out ${indexOutsideOf(tree)}\` and set \`index\` to it` : `build the index with \`premise-lsp index --out ${index} <sources>\``;
+  return `To fix it, ${build}, or correct the \`index\` setting (or --index); without one, premise-lsp indexes the project itself.`;
+};
 
 /** How to mend an automatic index that could not be built (shown to the user with the error). */
 export const AUTO_INDEX_FIX =
