@@ -264,7 +264,7 @@ LeanStateSearch (/api/search).
 ${ENGINE}
 ${LLM} (default: 10000)
 
-examples:
+example:
   premise-lsp http --index /tmp/idx --port 8765
   premise-lsp http --project ~/my-project
 `,
