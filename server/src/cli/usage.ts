@@ -13,7 +13,7 @@ commands:
   fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
   holdout-files --records <records.jsonl> | --index <index-dir> [--shared DIR] [--out FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
-  http --index <index-dir> [--host H] [--port N] [--max-new-premises N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
+  http --index <index-dir> | --project <dir> [--host H] [--port N] [--max-new-premises N] [--max-body-mib N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   doctor [<dir>] [--index DIR]
@@ -247,19 +247,27 @@ The language server: a proxy in front of the prover's server that adds premises.
 example:
   premise-lsp serve --stdio --lean ~/my-project
 `,
-  http: `usage: premise-lsp http --index <index-dir> [options]
+  http: `usage: premise-lsp http --index <index-dir> | --project <dir> [options]
 
-The LeanHammer-compatible premise selection API over HTTP.
+One HTTP server for the Lean search clients (docs/ecosystem.md): LeanHammer's premise
+selection API (/retrieve…), Loogle's JSON API (/json), LeanSearch (/search) and
+LeanStateSearch (/api/search).
 
-  -i, --index DIR      the index directory (required)
+  -i, --index DIR      the index directory
+  --project DIR        a Lake project (or Isabelle workspace): its automatic index, the
+                       language server's cache (reused, or built there first); edits to
+                       its own files are picked up
+  --watch-ms N         with --project: how often its files are checked for edits (default: 2000)
   --host H             address to listen on (default: 127.0.0.1)
   -p, --port N         port (default: 8765; 0: any free port, printed on stderr)
   --max-new-premises N new premises a request may send (default: 2048)
+  --max-body-mib N     largest request body in MiB, 413 beyond (default: 4; at most 64)
 ${ENGINE}
 ${LLM} (default: 10000)
 
 example:
   premise-lsp http --index /tmp/idx --port 8765
+  premise-lsp http --project ~/my-project
 `,
   vocab: `usage: premise-lsp vocab <records.jsonl> [--out FILE]
 

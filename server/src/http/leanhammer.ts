@@ -38,11 +38,9 @@ import { newPremiseRecord } from './new-premises.js';
 import { importableNames, importScope } from '../../../indexes/src/module-imports.js';
 import type { LlmClient } from '../llm/client.js';
 import { searchWithLlm } from '../llm/search.js';
+import { RouteTable, jsonError as error, type ApiResponse, type RouteSet } from './routes.js';
 
-export interface ApiResponse {
-  status: number;
-  body: unknown;
-}
+export type { ApiResponse };
 
 export interface LeanHammerOptions {
   /** Most new premises one request may carry (`GET /max-new-premises`). */
@@ -74,7 +72,7 @@ export const MAX_DECL_CHARS = 32 * 1024;
  * request) come to 1.45 M characters; 4 Mi leaves room for printed signatures 2.9
  * times longer. Reading them into the request's own index runs partly in one piece
  * (about 0.1 s per Mi characters), so this bounds how long a request can keep other
- * callers waiting (16 MiB of them, within the body limit: 1.8 s).
+ * callers waiting (16 Mi characters of them, within a 16 MiB body limit: 1.8 s).
  */
 export const MAX_NEW_PREMISE_CHARS = 4 * 1024 * 1024;
 /**
@@ -90,8 +88,6 @@ export const MAX_NAME_CHARS = 1024;
 const SLICE_MS = 20;
 /** Bound of the cache of new premises read into records (by name and decl; about 3 bytes per character). */
 const RECORD_CACHE_BYTES = 16 * 1024 * 1024;
-
-const error = (status: number, message: string): ApiResponse => ({ status, body: { error: message } });
 
 class BadRequest extends Error {}
 
@@ -133,7 +129,7 @@ const isModuleList = (v: unknown): v is (string | number)[] =>
   Array.isArray(v) && v.length <= MAX_MODULES && v.every((x) => typeof x === 'string' || (Number.isInteger(x) && x >= 0));
 const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_K;
 
-export class LeanHammerApi {
+export class LeanHammerApi implements RouteSet {
   /** Records of new premises by name and decl: a pure function of both, so shared safely between callers. */
   private readonly records = new LRUCache<string, PremiseRecord>({ maxSize: RECORD_CACHE_BYTES, sizeCalculation: (_, key) => 3 * key.length + 256 });
   /** The allowed set of the last `local_premises` (LeanHammer sends the same list every time). */
@@ -144,27 +140,26 @@ export class LeanHammerApi {
     private readonly opts: LeanHammerOptions,
   ) {}
 
-  async handle(method: string, path: string, body: string): Promise<ApiResponse> {
-    const route = (path.split('?')[0] ?? '').replace(/\/+$/, '');
-    const get = (answer: () => unknown): ApiResponse => (method === 'GET' ? { status: 200, body: answer() } : error(405, `${route} takes GET`));
-    switch (route) {
-      case '/indexed-premises':
-        return get(() => this.engine.indexedNames());
-      case '/indexed-modules':
-        return get(() => this.engine.indexedModules());
-      case '/max-new-premises':
-        return get(() => this.opts.maxNewPremises);
-      case '/retrieve':
-        if (method !== 'POST') return error(405, '/retrieve takes POST');
+  /** LeanHammer's routes, for the server's route table (routes.ts). */
+  readonly routes: RouteSet['routes'] = {
+    '/indexed-premises': { GET: () => ({ status: 200, body: this.engine.indexedNames() }) },
+    '/indexed-modules': { GET: () => ({ status: 200, body: this.engine.indexedModules() }) },
+    '/max-new-premises': { GET: () => ({ status: 200, body: this.opts.maxNewPremises }) },
+    '/retrieve': {
+      POST: async ({ body }) => {
         try {
           return { status: 200, body: await this.retrieve(body) };
         } catch (e) {
           if (e instanceof BadRequest) return error(400, e.message);
           throw e;
         }
-      default:
-        return error(404, `no route ${JSON.stringify(route)}: /indexed-premises, /indexed-modules, /max-new-premises, /retrieve`);
-    }
+      },
+    },
+  };
+
+  /** These routes alone, as a table (tests; the server puts every contract in one table). */
+  handle(method: string, path: string, body: string): Promise<ApiResponse> {
+    return new RouteTable([this]).handle(method, path, body);
   }
 
   private async retrieve(raw: string): Promise<{ name: string; score: number }[]> {
@@ -253,7 +248,7 @@ export class LeanHammerApi {
     });
   }
 
-  /** The new premises as records, read in slices that give other callers a turn (up to 16 MiB of them). */
+  /** The new premises as records, read in slices that give other callers a turn. */
   private async readRecords(fresh: { name: string; decl: string }[]): Promise<PremiseRecord[]> {
     const out: PremiseRecord[] = [];
     let since = Date.now();

@@ -11,17 +11,27 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream/promises';
-import type { LeanHammerApi } from './leanhammer.js';
+import type { HttpApi } from './routes.js';
 import { WorkQueue, type Release } from './queue.js';
 
 /**
- * Largest request body. A real caller's biggest request is LeanHammer's: up to
- * 2,048 new premises (`/max-new-premises`) of a few KB each (a long Mathlib
- * signature with its docstring is 1-4 KB as JSON), about 8 MB at 4 KB each, plus
- * `local_premises` (all 245,211 Mathlib indices as JSON: 1.7 MB). 16 MiB leaves
- * headroom for that and bounds what one request can make the server hold.
+ * Largest request body by default (`http --max-body-mib` sets another). A body is
+ * parsed in one synchronous `JSON.parse`, about 55 ms per MiB, while every other
+ * caller waits: 16 MiB held them for 0.9 s. A real caller's biggest request is
+ * LeanHammer's: every imported premise's position in `local_premises` (all of
+ * Mathlib's as JSON: about 2 MB), with new premises whose declarations together
+ * are bounded by MAX_NEW_PREMISE_CHARS (leanhammer.ts). 4 MiB takes that and
+ * bounds one body's parse to about 0.2 s.
  */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest request line and headers. The search clients send their query in the URL
+ * (`/json?q=`, `/api/search?query=`): a proof state of a few thousand characters is
+ * three times as long percent-encoded, past node's default 16 KiB. Beyond, 431 `{error}`.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+/** How long the rest of a request node could not read is read and discarded before its connection is closed. */
+const DISCARD_MS = 2_000;
 /** Requests worked on at once (the engine runs on one thread; the encoder takes one batch at a time). */
 export const MAX_ACTIVE = 4;
 /** Requests waiting for a turn; beyond this, 503. */
@@ -33,8 +43,8 @@ export const MAX_QUEUED = 64;
  */
 export const BODY_TIMEOUT_MS = 10_000;
 /**
- * Most bytes of bodies being read or held at once, all requests together: 8 bodies at the
- * MAX_BODY_BYTES limit, 37 of LeanHammer's largest real request on Mathlib (about 3.4 MB). A
+ * Most bytes of bodies being read or held at once, all requests together: 32 bodies at the
+ * default MAX_BODY_BYTES limit, 37 of LeanHammer's largest real request on Mathlib (about 3.4 MB). A
  * request whose body would pass it gets 503 with Retry-After, as when the queue is full.
  */
 export const MAX_BUFFERED_BYTES = 128 * 1024 * 1024;
@@ -120,7 +130,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number, budget
   });
 }
 
-export function createApiServer(api: LeanHammerApi, log: (line: string) => void, opts: ApiServerOptions = {}): Server {
+export function createApiServer(api: HttpApi, log: (line: string) => void, opts: ApiServerOptions = {}): Server {
   const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const bodyTimeout = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const maxActive = opts.maxActive ?? MAX_ACTIVE;
@@ -133,7 +143,7 @@ export function createApiServer(api: LeanHammerApi, log: (line: string) => void,
   const busy = new Map<Socket, number>();
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = createServer(
-    { headersTimeout, requestTimeout: Math.max(headersTimeout, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS), keepAliveTimeout: opts.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout) },
+    { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout, requestTimeout: Math.max(headersTimeout, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS), keepAliveTimeout: opts.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout) },
     async (req, res) => {
       const socket = req.socket;
       busy.set(socket, (busy.get(socket) ?? 0) + 1);
@@ -174,7 +184,7 @@ export function createApiServer(api: LeanHammerApi, log: (line: string) => void,
         release = await entered;
         if (!release) return; // the client left while waiting
         const r = await api.handle(req.method ?? 'GET', req.url ?? '/', body);
-        send(r.status, r.body);
+        send(r.status, r.body, r.headers);
       } catch (e) {
         if (e instanceof TooLarge) return tooLarge();
         if (e instanceof OverBudget) return busyNow();
@@ -196,6 +206,25 @@ export function createApiServer(api: LeanHammerApi, log: (line: string) => void,
     },
   );
   server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
+  // what node answers a request it cannot read (as its own default does), with a JSON {error} body; the
+  // rest of what the client sends is read and discarded for a moment, so that it gets the answer, not a reset
+  const answered = new WeakSet<Socket>();
+  server.on('clientError', (e: NodeJS.ErrnoException, socket: Socket) => {
+    if (answered.has(socket)) return;
+    // (a kept-alive connection whose earlier answers are all sent takes one too; one mid-answer is closed)
+    if (!socket.writable || busy.has(socket) || e.code === 'ECONNRESET') return void socket.destroy(e);
+    answered.add(socket);
+    const [status, reason, error] =
+      e.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', `the request line and headers are over ${MAX_HEADER_BYTES} bytes (a query string that long: send less)`]
+        : e.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'the request was not received in time']
+          : [400, 'Bad Request', 'the request is not valid HTTP'];
+    const body = JSON.stringify({ error });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.resume();
+    setTimeout(() => socket.destroy(), DISCARD_MS).unref();
+  });
   // a connection silent while nothing of its is being answered (never a byte, or idle between
   // requests) is closed; one whose request is being worked on is left alone however long it takes
   server.setTimeout(opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS, (socket: Socket) => {

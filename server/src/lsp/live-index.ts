@@ -13,22 +13,16 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { extractRecords } from '../../../indexes/src/extract/extract.js';
-import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { sourceOf } from '../../../indexes/src/extract/walk.js';
-import type { PremiseInfo, PremiseSearch } from '../engine/types.js';
+import type { PremiseSearch } from '../engine/types.js';
+import { LIVE_INDEX_MAX_CHARS, sameDeclaration, syncDeclarations } from '../indexing/file-overlay.js';
 import type { FeatureContext } from './features/context.js';
 
 /** Typing pause before a document is re-read. */
 export const LIVE_INDEX_DELAY_MS = 300;
-/**
- * Larger documents are not read (and declare nothing): reading runs on the
- * server's thread, seconds per pause for megabytes, and no real source comes
- * near (Mathlib's largest file is 0.3 MB, the AFP's 0.5 MB).
- */
-export const LIVE_INDEX_MAX_CHARS = 1024 * 1024;
+export { LIVE_INDEX_MAX_CHARS };
 
-const same = (r: PremiseRecord, p: PremiseInfo | undefined) =>
-  !!p && p.kind === r.kind && p.statement === r.statement && p.goal === r.goal && p.args.join('\n') === r.args.join('\n') && (p.doc ?? '') === (r.doc ?? '');
+const same = sameDeclaration;
 
 export class LiveIndex {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -145,16 +139,10 @@ export class LiveIndex {
     if (!src) return;
     try {
       const text = doc.getText();
-      const tooLarge = text.length > LIVE_INDEX_MAX_CHARS;
-      if (tooLarge && this.declared.get(uri)?.size !== 0) this.ctx.log.info(`live index: ${uri} is over ${LIVE_INDEX_MAX_CHARS} characters: not read`);
-      const records = tooLarge ? [] : extractRecords(text, src);
-      const now = new Map(records.map((r) => [r.name, r.range.start.line]));
-      const gone = [...(this.declared.get(uri)?.keys() ?? [])].filter((n) => !now.has(n));
-      if (gone.length) engine.remove(gone);
-      const changed = records.filter((r) => !same(r, engine.lookup(r.name)));
-      if (changed.length) await engine.upsert(changed);
-      this.declared.set(uri, now);
-      if (gone.length || changed.length) this.ctx.log.info(`live index: ${uri}: ${changed.length} declarations updated, ${gone.length} removed`);
+      const r = await syncDeclarations(engine, src, text, this.declared.get(uri)?.keys() ?? []);
+      if (r.tooLarge && this.declared.get(uri)?.size !== 0) this.ctx.log.info(`live index: ${uri} is over ${LIVE_INDEX_MAX_CHARS} characters: not read`);
+      this.declared.set(uri, r.declared);
+      if (r.removed || r.changed) this.ctx.log.info(`live index: ${uri}: ${r.changed} declarations updated, ${r.removed} removed`);
     } catch (e) {
       this.ctx.log.error(`live index: could not read ${uri}: ${(e as Error).message}`);
     }
