@@ -82,7 +82,7 @@ describe('backpressure', () => {
     expect(taken).toBeLessThan(BOUND);
 
     process.kill(pid, 'SIGUSR1'); // the prover reads again
-    const tally = e.notification('fake/tally');
+    const tally = e.waitFor((m) => m.method === 'fake/tally', { timeoutMs: 120_000 });
     e.notify('fake/tally');
     expect((await tally).params.junk).toBe(frames);
     expect(await e.shutdown()).toBe(0);

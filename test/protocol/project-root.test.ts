@@ -25,8 +25,10 @@ function start(): Editor {
   return e;
 }
 
+// (indexing, in child processes, may take a while on a busy machine: a longer wait than the harness's default)
 const loadedWith = (e: Editor, premises: number) =>
-  e.notification('$/progress', (p) => p.value.kind === 'end' && p.value.message === `${premises} premises`, true);
+  e.waitFor((m) => m.method === '$/progress' && m.params.value.kind === 'end' && m.params.value.message === `${premises} premises`, { past: true, timeoutMs: 60_000 });
+const shownMessage = (e: Editor) => e.waitFor((m) => m.method === 'window/showMessage', { timeoutMs: 60_000 });
 
 async function initializeOn(e: Editor, root: string): Promise<void> {
   await e.request('initialize', { processId: null, rootUri: pathToFileURL(root).href, capabilities: { window: { workDoneProgress: true } } });
@@ -67,7 +69,7 @@ describe('the project root', () => {
     writeFileSync(join(dir, 'lakefile.lean'), 'import Lake\nopen Lake DSL\n\npackage empty\n\nlean_lib Empty\n');
     writeFileSync(join(dir, 'Empty', 'Main.lean'), '-- nothing declared yet\n');
     const e = start();
-    const shown = e.notification('window/showMessage');
+    const shown = shownMessage(e);
     await initializeOn(e, dir);
     const msg = (await shown).params;
     expect(msg.type).toBe(2);
@@ -84,7 +86,7 @@ describe('the project root', () => {
     writeFileSync(a, 'theorem a : True := trivial\n');
     writeFileSync(b, 'theorem b : True := trivial\n');
     const e = start();
-    const shown = e.notification('window/showMessage');
+    const shown = shownMessage(e);
     await initializeOn(e, join(dir, 'Sub'));
     openFile(e, a, 'theorem a : True := trivial\n');
     openFile(e, b, 'theorem b : True := trivial\n');

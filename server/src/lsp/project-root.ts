@@ -60,7 +60,10 @@ export class ProjectFinder {
   /** The loader's choice for a load: the project it indexes automatically, or none. */
   chosen(root: string | undefined): void {
     this.chosenRoot = root ?? null;
-    if (root === undefined) this.tryFile();
+    if (root !== undefined) return;
+    // the file's project did not serve either (an Isabelle ROOT where a Lean project was wanted)
+    if (this.fileRoot !== undefined) this.warn(noProjectMessage('lean', this.workspace(), this.firstFile));
+    else this.tryFile();
   }
 
   /** A document was opened: the first `.lean`/`.thy` file is where to look when the workspace folder is in no project. */

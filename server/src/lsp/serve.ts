@@ -52,7 +52,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // (its writes wait, as they would with no proxy); while the prover does not read, the editor's input waits.
   const said = new Set<string>();
   const holding = (what: string) => {
-    log.log(said.has(what) ? 'debug' : 'info', `${what} (said once; later ones are debug)`);
+    log.log(said.has(what) ? 'debug' : 'info', said.has(what) ? what : `${what} (logged once; later ones at debug level)`);
     said.add(what);
   };
   const writer = new FrameWriter(
