@@ -68,22 +68,28 @@ describe('a usage error is one line, then where the command’s own help is (iss
     expect(r.err).not.toMatch(/positional argument|usage:/);
   });
 
-  it('every command names its unknown options so, serve and the subcommands too', () => {
-    const cases: [string, string[], string][] = [
-      ['index', ['index', SAMPLE, '--ot', join(tmp, 'x')], '--ot (did you mean --out?)'],
-      ['eval', ['eval', '--index', INDEX, '--datset', 'afp'], '--datset (did you mean --dataset?)'],
-      ['http', ['http', '--index', INDEX, '--prot', '1'], '--prot (did you mean --port?)'],
-      ['doctor', ['doctor', '--indexx', INDEX], '--indexx (did you mean --index?)'],
-      ['cache', ['cache', 'list', '--jsn'], '--jsn (did you mean --json?)'],
-      ['models', ['models', 'pull', 'a/b', '--revison', 'x'], '--revison (did you mean --revision?)'],
-      ['serve', ['serve', '--stdio', '--indx', INDEX], '--indx (did you mean --index?)'],
-      ['query', ['query', '--index', INDEX, '--zzzzzzzz', 'x'], '--zzzzzzzz'],
-    ];
-    for (const [cmd, args, named] of cases) {
-      const r = run(args);
-      expect(r.code).toBe(2);
-      expect(twoLines(r.err, cmd)).toBe(`premise-lsp ${cmd}: unknown option ${named}`);
-    }
+  const unknownOptions: [string, string[], string][] = [
+    ['index', ['index', SAMPLE, '--ot', join(tmp, 'x')], '--ot (did you mean --out?)'],
+    ['eval', ['eval', '--index', INDEX, '--datset', 'afp'], '--datset (did you mean --dataset?)'],
+    ['http', ['http', '--index', INDEX, '--prot', '1'], '--prot (did you mean --port?)'],
+    ['doctor', ['doctor', '--indexx', INDEX], '--indexx (did you mean --index?)'],
+    ['cache', ['cache', 'list', '--jsn'], '--jsn (did you mean --json?)'],
+    ['models', ['models', 'pull', 'a/b', '--revison', 'x'], '--revison (did you mean --revision?)'],
+    ['serve', ['serve', '--stdio', '--indx', INDEX], '--indx (did you mean --index?)'],
+    ['query', ['query', '--index', INDEX, '--zzzzzzzz', 'x'], '--zzzzzzzz'],
+    ['query', ['query', '--index', INDEX, '-x', 'x'], '-x'], // a letter is no typo of another letter
+    ['bench', ['bench', '--mathlb', join(tmp, 'x')], '--mathlb (did you mean --mathlib?)'],
+  ];
+  it.each(unknownOptions)('an unknown option of %s is named so: %j', (cmd, args, named) => {
+    const r = run(args);
+    expect(r.code).toBe(2);
+    expect(twoLines(r.err, cmd)).toBe(`premise-lsp ${cmd}: unknown option ${named}`);
+  });
+
+  it('an option missing its value is named plainly', () => {
+    const r = run(['query', 'x', '--index']);
+    expect(r.code).toBe(2);
+    expect(twoLines(r.err, 'query')).toBe('premise-lsp query: --index needs a value');
   });
 
   it('an unknown command is named with the nearest command, and where the list of commands is', () => {

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseErrorMessage } from '../cli/suggest.js';
 import { packageRoot } from '../paths.js';
 import { renderMarkdown, renderProjects, type ProjectBench } from './report.js';
 import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-index.js';
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
   try {
     parsed = parseArgs({ options });
   } catch (e) {
-    process.stderr.write(`bench: ${(e as Error).message} (premise-lsp bench --help lists the options)\n`);
+    const message = parseErrorMessage(e as NodeJS.ErrnoException, process.argv.slice(2), options);
+    process.stderr.write(`premise-lsp bench: ${message}\n\`premise-lsp bench --help\` lists its options\n`);
     process.exitCode = 2;
     return;
   }

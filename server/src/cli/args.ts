@@ -5,7 +5,7 @@ import { indexOutsideOf, sourceTreeOf } from '../../../indexes/src/source-tree.j
 import { shellQuote } from '../../../indexes/src/store/rebuild.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_WEIGHTS, type FusionWeights, type StyleWeights } from '../engine/open.js';
-import { unknownOption } from './suggest.js';
+import { parseErrorMessage } from './suggest.js';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -30,17 +30,6 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
     seen.add(t.name);
   }
   return { values: parsed.values, positionals: parsed.positionals };
-}
-
-/** node:util's parse error as one line: an unknown option with the nearest valid one, not the parser's advice about positionals. */
-function parseErrorMessage(e: NodeJS.ErrnoException, argv: string[], options: NonNullable<ParseArgsConfig['options']>): string {
-  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
-    const unknown = tokens.find((t) => t.kind === 'option' && !(t.name in options));
-    const known = Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
-    if (unknown?.kind === 'option') return unknownOption(unknown.rawName, known);
-  }
-  return e.message.replace(/\. To specify a positional argument.*$/s, '');
 }
 
 export function intOption(value: string | undefined, name: string, fallback: number): number {

@@ -2,7 +2,8 @@
  * `premise-lsp doctor [DIR] [--index DIR]`: checks from the shell what an editor
  * setup needs, one line each (✓, or ✗ with the fix), exit 1 when a check fails:
  * the command on PATH and its version, the shipped models load, the server
- * starts, the index given (opened as the server opens it) or the automatic index cache of DIR's project (each
+ * starts, the index given (opened as the server opens it, index-opener.ts) or the
+ * automatic index cache of DIR's project (each
  * entry cached with vectors, sparse-only or not built yet; stale ones), and the
  * prover on PATH (`lake` for a Lake project, run in DIR so elan picks its
  * toolchain, and the toolchain's library sources; `isabelle` for an Isabelle workspace).
