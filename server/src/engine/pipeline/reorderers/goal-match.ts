@@ -34,16 +34,20 @@ function goalMatchOrder(s: Search, list: Candidate[]): void {
   const locals = isabelle ? [] : q.hyps.flatMap((h) => /^([^:]*?)\s:\s/.exec(h)?.[1]!.split(/\s+/).filter(Boolean) ?? []);
   const levelOf = goalMatcher(q.goal, isabelle ? q.hyps : [], locals);
   const level = new Map<Candidate, number>();
-  // one premise per conclusion is lifted, the best placed: its twins stay where they are
+  // one premise per conclusion is lifted, the best placed: its twins stay where they are (sibling
+  // theories' copies), except those the caller or the open files supply that state the goal exactly:
+  // a new premise has no uses and no votes, yet it is what the caller wants next to its library twin
   const lifted = new Set<string>();
   for (let i = 0; i < list.length; i++) {
     const c = list[i]!;
-    if (i >= GOAL_TOP && !s.inMemory(c)) continue;
+    const inMemory = s.inMemory(c);
+    if (i >= GOAL_TOP && !inMemory) continue;
     const l = levelOf(c.info);
     if (!l) continue;
     c.parts.goal = l;
     const key = conclusionKey(c.info);
-    if (!lifted.has(key) && !proving.has(lastPart(c.info.name))) (lifted.add(key), level.set(c, l));
+    const twinOfLifted = lifted.has(key) && !(inMemory && l === GOAL_EXACT);
+    if (!twinOfLifted && !proving.has(lastPart(c.info.name))) (lifted.add(key), level.set(c, l));
   }
   if (!level.size) return;
   const tiers = [GOAL_EXACT, GOAL_APPLY, 0].map((t) => list.filter((c) => (level.get(c) ?? 0) === t));
