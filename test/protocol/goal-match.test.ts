@@ -2,7 +2,9 @@
  * The goal match in the language server (issue 26), over the sample index and
  * the fake Lean server: a declaration the document makes above the cursor
  * (nearby), or another open document makes (live index), whose conclusion is the
- * goal at the cursor comes first, above the sample's popular `mul_comm`.
+ * goal at the cursor comes first, above the sample's popular `mul_comm`; one that
+ * states what a library lemma states (its twin: the sample's `mul_comm`) comes within
+ * the top 3, next to it (issue 31).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +87,33 @@ describe('the goal match in the language server', () => {
     const names = await until(e, { query: 'a b : ℕ\n⊢ a * b + 7 = 7 + b * a' }, (n) => n.includes('live_glorp'));
     expect(names[0]).toBe('live_glorp');
     expect(names).toContain('Sample.mul_comm');
+    expect(await e.shutdown()).toBe(0);
+  });
+
+  it("a nearby declaration that states the goal as a library lemma does comes within the top 3 (issue 31)", async () => {
+    const e = await start();
+    const uri = uriOf('TwinNear.lean');
+    const text = [
+      'theorem near_mul_comm {M : Type} [Sample.CommMonoid\' M] (x y : M) : x * y = y * x := Sample.mul_comm x y',
+      'theorem main_comm {M : Type} [Sample.CommMonoid\' M] (a b : M) : a * b = b * a := by',
+      '  -- goal: a b : M\\n⊢ a * b = b * a',
+      '  simp',
+    ].join('\n');
+    e.open(uri, text);
+    const at = { uri, position: posOf(text, 'simp') };
+    // (the locality bonus alone already puts a nearby twin above the library's; the live one below has none)
+    const names = await until(e, at, (n) => n.includes('near_mul_comm'));
+    expect(names.slice(0, 3)).toContain('near_mul_comm');
+    expect(names.slice(0, 3)).toContain("Sample.CommMonoid'.mul_comm'");
+    expect(await e.shutdown()).toBe(0);
+  });
+
+  it('a live-indexed declaration that states the goal as a library lemma does comes within the top 3 (issue 31)', async () => {
+    const e = await start();
+    e.open(uriOf('TwinLive.lean'), "theorem live_mul_comm {M : Type} [Sample.CommMonoid' M] (x y : M) : x * y = y * x := Sample.mul_comm x y\n");
+    const names = await until(e, { query: 'a b : M\n⊢ a * b = b * a' }, (n) => n.includes('live_mul_comm'));
+    expect(names.slice(0, 3)).toContain('live_mul_comm');
+    expect(names.slice(0, 3)).toContain("Sample.CommMonoid'.mul_comm'");
     expect(await e.shutdown()).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Issue 26's request over the LeanHammer API, against the sample index: a new
  * premise that states the goal exactly comes first, with and without a docstring
- * in `decl`, with `ℕ` or `Nat`.
+ * in `decl`, with `ℕ` or `Nat`. Issue 31: one that states what a popular library
+ * lemma states (its twin) still comes within the top 3, next to that lemma.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,5 +52,18 @@ describe('POST /retrieve with a new premise that states the goal', () => {
     // the problem it solves: without the goal match, popular lemmas sharing the goal's symbols come first
     const before = await Promise.all(variants.map((b) => ranked(false, b)));
     expect(before.some((names) => names[0] !== 'my_glorp_lemma')).toBe(true);
+  });
+});
+
+describe("POST /retrieve with a new premise that states the goal as a library lemma does (issue 31)", () => {
+  it('returns it within the top 3, next to its library twin', async () => {
+    // the sample's `Sample.mul_comm` and the field `CommMonoid'.mul_comm'` state it too, with uses and votes
+    const twin = { state: 'a b : M\n⊢ a * b = b * a', new_premises: [{ name: 'my_mul_comm', decl: 'theorem my_mul_comm (x y : M) : x * y = y * x' }], k: 20 };
+    const names = await ranked(true, twin);
+    expect(names.slice(0, 3)).toContain('my_mul_comm');
+    expect(names.slice(0, 3)).toContain("Sample.CommMonoid'.mul_comm'");
+    // the issue's own request
+    const nat = { state: 'a b : ℕ\n⊢ a + b = b + a', new_premises: [{ name: 'my_add_comm', decl: 'theorem my_add_comm (a b : ℕ) : a + b = b + a' }], k: 20 };
+    expect((await ranked(true, nat)).slice(0, 3)).toContain('my_add_comm');
   });
 });

@@ -14,7 +14,7 @@
  * mod 20) are written twice, with and without it.
  */
 import { createWriteStream } from 'node:fs';
-import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, openEngine, QUERY_FEATURES } from '../engine/open.js';
+import { BASE_FEATURES, EXTRA_FEATURES, fusionFeatures, fusionInputs, fusionQueryOf, openEngine, QUERY_FEATURES } from '../engine/open.js';
 import { fileDeclarations, provingIn } from '../eval/run.js';
 import { intOption, parse, percentOption, UsageError, indexDirOption } from './args.js';
 import { isDevFile } from '../eval/holdout.js';
@@ -64,8 +64,8 @@ export async function fusionDataCommand(argv: string[]): Promise<number> {
         for (const context of contexts) {
           // as rerank-data: without context, nothing nearby
           const hits = await engine.search(q.text, { k: POOL_K, mode: 'hybrid', pattern: false, ...where, ...(context ? {} : { nearby: undefined }) });
-          // the pool as the engine fused it (each candidate is a hit, up to POOL_K)
-          const pool = hits.map((h) => ({ dense: h.parts.dense, sparse: h.parts.sparse, graph: h.parts.graph, local: h.parts.local, uses: h.uses }));
+          // the pool as the engine fused it (each candidate is a hit, up to POOL_K), read as the engine reads it
+          const pool = hits.map((h) => fusionFeatures(h.parts, h.uses));
           const inputs = fusionInputs(pool, fusionQueryOf(q.text, context), engine.maxUses);
           await write(
             out,

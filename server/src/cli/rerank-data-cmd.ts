@@ -20,7 +20,7 @@ import { isDevFile, stableHash, VAL_MOD, type HoldOutRule } from '../eval/holdou
 import { choice, intOption, MODES, parse, percentOption, UsageError, indexDirOption } from './args.js';
 import { close, readHoldout, readLines, readRule, round, write } from './training-files.js';
 
-/** Candidates per query (the engine's RERANK_TOP). */
+/** Candidates per query (the engine's RERANK_TOP, pipeline/reorderers/rerank.ts). */
 const TOP = 50;
 
 /** Whether a training query is searched without its file context (`pct` percent of them, by a stable hash; never validation queries). */

@@ -1,8 +1,8 @@
 /**
- * The retrieval engine: parses a query, gathers candidates from every segment
- * (BM25 postings and the dense ANN graph), lets the nearest theorems' proofs vote
- * (hybrid), scores each candidate on every side, fuses with the popularity prior,
- * optionally reranks, and caches recent query embeddings and results. It does no
+ * The retrieval engine: holds the segments (base indexes, the overlay of edited
+ * documents, a search's own premises) and the caches of query embeddings and
+ * results; parses and weighs a query and runs it through the search pipeline
+ * (pipeline/run.ts: candidate generators, a ranker, reorderers), or a baseline. It does no
  * I/O to editors or provers and never writes to stdout (import-graph.test.ts).
  */
 import type { ModuleImports } from '../../../indexes/src/module-imports.js';
@@ -14,40 +14,33 @@ import { embedPremises } from '../../../indexes/src/embed.js';
 import { idf, type Bm25Index } from '../../../indexes/src/sparse/bm25.js';
 import { terms } from '../../../indexes/src/sparse/terms.js';
 import { denseArgsText, denseGoalText } from '../../../indexes/src/premise-text.js';
-import type { Lang, PremiseRecord } from '../../../indexes/src/extract/record.js';
+import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
 import { toInfos } from '../../../indexes/src/graph.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
-import { DEFAULT_WEIGHTS, fuse, weightsFor, type StyleWeights } from './fusion.js';
+import { DEFAULT_WEIGHTS, weightsFor, type StyleWeights } from './fusion.js';
 import { denseQueryText, parseQuery } from './query.js';
-import { graphVotes, nearest, NEIGHBOURS, OWN_NEIGHBOURS, SHARPNESS, type Loc, type Neighbour } from './graph-votes.js';
+import type { Loc } from './graph-votes.js';
 import { Segment } from './segment.js';
-import { kindFits, nameMatch, readTextQuery, type TextQuery } from './text-query.js';
-import { liftParents } from './structure-lift.js';
+import { readTextQuery, type TextQuery } from './text-query.js';
 import { loadVocabulary, type Vocabulary } from '../../../indexes/src/informal/vocab.js';
 import { mepo } from './mepo.js';
 import { sine } from './sine.js';
 import { bySelection, statementSymbols } from './symbol-sets.js';
-import { conclusionKey, GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf, UNKNOWN_SLOT, type SlotKind } from './slot.js';
+import { slotOf } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
-import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, ScoreParts, SearchHit, SearchOptions } from './types.js';
+import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, SearchHit, SearchOptions } from './types.js';
 import { inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
-import { looksLikePattern, matchSegment, parsePattern, type Pattern } from './pattern.js';
+import { looksLikePattern, parsePattern, type Pattern } from './pattern.js';
 import { SourcePaths } from '../../../indexes/src/source-paths.js';
+import { orderOf, type Candidate } from './pipeline/candidate.js';
+import { runPipeline } from './pipeline/run.js';
+import { queryLang, type Search } from './pipeline/search.js';
 
 /** Query-side weights of the parts of a proof state for BM25. */
 const PART_WEIGHT = { goal: 1, hyp: 0.3, other: 0.15 };
 /** Candidates taken from each retriever before fusion. */
 const POOL = 200;
-/** Candidates handed to the reranker. */
-const RERANK_TOP = 50;
-/** Text queries: fused candidates whose kind is checked against what the sentence asks for. */
-const KIND_TOP = 100;
-/** Text queries: fused candidates whose constructor, field or unfolding lemma lifts its parent (structure-lift.ts). */
-const LIFT_TOP = 20;
-/** Candidates reordered by the slot signal, and its weight as a share of their score span. */
-const SLOT_TOP = 50;
-const SLOT_WEIGHT = 0.5;
 /**
  * In a library-sized corpus, terms in more than this share of premises (`=`, `→`,
  * `ℕ`…) cost the most postings and carry little signal; they are skipped.
@@ -62,13 +55,6 @@ const MAX_DF_MIN_CORPUS = 10_000;
 export const EXTRA_CACHE_BYTES = 32 * 1024 * 1024;
 
 const NO_IMPORTS: ModuleImports = new Map();
-
-const LANG_OF_STYLE: Record<ParsedQuery['style'], Lang | undefined> = {
-  'lean-state': 'lean',
-  'lean-statement': 'lean',
-  'isabelle-state': 'isabelle',
-  text: undefined,
-};
 
 export interface EngineOptions {
   encoder?: Encoder;
@@ -111,35 +97,6 @@ interface View {
   shadowed: Set<number>;
 }
 
-/** A first-stage candidate; its metadata is read from the index only when asked for. */
-export class Candidate {
-  private cached?: PremiseInfo;
-  score = 0;
-
-  constructor(
-    readonly seg: Segment,
-    readonly id: number,
-    readonly order: number,
-    readonly parts: ScoreParts,
-    /** Uses that the excluded theorems' own proofs account for (see `ownUses`). */
-    readonly usesTaken = 0,
-  ) {}
-
-  /** How many proofs use it, the excluded theorems' not counted. */
-  get uses(): number {
-    return Math.max(0, this.seg.usesOf(this.id) - this.usesTaken);
-  }
-
-  get info(): PremiseInfo {
-    if (this.cached) return this.cached;
-    const info = this.seg.table.get(this.id);
-    return (this.cached = this.usesTaken ? { ...info, uses: Math.max(0, info.uses - this.usesTaken) } : info);
-  }
-}
-
-/** A candidate's key and tie-break: segment first, then position in the segment (-1 for absent). */
-const orderOf = (segIndex: number, id: number | undefined) => (id === undefined ? -1 : segIndex * 2 ** 32 + id);
-
 export function weightedTerms(q: ParsedQuery, plain = false): Map<string, number> {
   const w = new Map<string, number>();
   const add = (text: string, weight: number) => {
@@ -170,85 +127,6 @@ function idfWeighted(weights: ReadonlyMap<string, number>, segs: Segment[], fiel
   }
   return out;
 }
-
-/** Best first; ties broken by position in the index, so results never depend on set order. */
-const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.order - b.order;
-
-/** Re-sorts the first `n` candidates (their scores changed by a second look) in place; the rest keep their order. */
-function resortHead(list: Candidate[], n: number): void {
-  const head = list.slice(0, n).sort(byScore);
-  list.splice(0, head.length, ...head);
-}
-
-/** Reorders the top candidates by how well they fit the slot(s): a bonus of up to `weight` of their score span. */
-function slotRerank(q: ParsedQuery, slots: SlotKind | readonly SlotKind[], weight: number, list: Candidate[]): void {
-  const top = list.slice(0, SLOT_TOP);
-  if (top.length < 2) return;
-  const span = top[0]!.score - top[top.length - 1]!.score || Math.abs(top[0]!.score) || 1;
-  const fitOf = slotFitter(slots, q.goal);
-  for (const c of top) {
-    const fit = fitOf(c.info);
-    c.parts.slot = fit;
-    c.score += weight * span * fit;
-  }
-  resortHead(list, top.length);
-}
-
-/**
- * The goal-match signal: premises whose conclusion is the goal come first, then
- * those that are the goal once their hypotheses are set aside, then the rest,
- * each group in the order it had; scores are lifted so that they still fall down
- * the list. Read: the top GOAL_TOP candidates, and wherever they are in the pool
- * those `anywhere` says (premises held in memory: a caller's new ones, the edited
- * documents', the nearby ones), whose metadata costs no read from disk.
- */
-function goalMatchOrder(q: ParsedQuery, list: Candidate[], anywhere: (c: Candidate) => boolean, exclude: readonly string[]): void {
-  if (!list.length) return;
-  // the theorem being proved, copied under its own name in another development (the AFP's
-  // parallel theories: `Global_Invariants.foo` while proving `D_Global_Invariants.foo`), is not lifted
-  const proving = new Set(exclude.map(lastPart));
-  const isabelle = q.style === 'isabelle-state';
-  // a Lean state's hypotheses declare its variables: `x y : ℕ`
-  const locals = isabelle ? [] : q.hyps.flatMap((h) => /^([^:]*?)\s:\s/.exec(h)?.[1]!.split(/\s+/).filter(Boolean) ?? []);
-  const levelOf = goalMatcher(q.goal, isabelle ? q.hyps : [], locals);
-  const level = new Map<Candidate, number>();
-  // one premise per conclusion is lifted, the best placed: its twins stay where they are
-  const lifted = new Set<string>();
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i]!;
-    if (i >= GOAL_TOP && !anywhere(c)) continue;
-    const l = levelOf(c.info);
-    if (!l) continue;
-    c.parts.goal = l;
-    const key = conclusionKey(c.info);
-    if (!lifted.has(key) && !proving.has(lastPart(c.info.name))) (lifted.add(key), level.set(c, l));
-  }
-  if (!level.size) return;
-  const tiers = [GOAL_EXACT, GOAL_APPLY, 0].map((t) => list.filter((c) => (level.get(c) ?? 0) === t));
-  // from the bottom up: each group whole just above the best score below it
-  let below = -Infinity;
-  for (let i = tiers.length - 1; i >= 0; i--) {
-    const tier = tiers[i]!;
-    if (!tier.length) continue;
-    const low = Math.min(...tier.map((c) => c.score));
-    if (Number.isFinite(below) && low <= below) {
-      const shift = below - low + GOAL_GAP * Math.max(1, Math.abs(below));
-      for (const c of tier) c.score += shift;
-    }
-    below = Math.max(below, ...tier.map((c) => c.score));
-  }
-  list.splice(0, list.length, ...tiers.flat());
-}
-const lastPart = (name: string) => name.slice(name.lastIndexOf('.') + 1);
-/**
- * Candidates the goal match reads from the top of the fused list (a candidate's
- * metadata is read from disk when first asked for: reading the whole pool, up to a
- * thousand candidates with the graph votes, tripled a search's time; the top 100
- * added 28% to the hybrid's p95, the top 50, which the slot fit reads anyway, 2%).
- */
-const GOAL_TOP = 50;
-/** Least lead of a goal-match group over the best score below it, relative to that score. */
-const GOAL_GAP = 1e-3;
 
 /** A query as a search reads it: its text without scope terms, the scope, the pattern (if it is one). */
 interface Prepared {
@@ -570,7 +448,7 @@ export class Engine implements PremiseSearch {
   ): Promise<SearchHit[]> {
     const sparse = mode === 'bm25' || mode === 'hybrid';
     // a Lean state wants Lean premises, an Isabelle goal Isabelle facts; text may match either
-    const lang = opts.lang ?? LANG_OF_STYLE[q.style];
+    const lang = opts.lang ?? queryLang(q.style);
     const segs = view.segs;
     // text in hybrid mode also searches the premises' English side, and its words are read as Lean names
     const tq = mode === 'hybrid' && q.style === 'text' && opts.informal !== false ? readTextQuery(q.text, this.vocabulary) : undefined;
@@ -606,139 +484,36 @@ export class Engine implements PremiseSearch {
         usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
       return this.baseline(q, mode, k, ok, segs).filter((h) => inScope(scope, h)).map((h, i) => ({ ...h, rank: i + 1 }));
     }
-    const cands = new Map<number, Candidate>();
-    const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
-      const order = orderOf(segIndex, id);
-      let c = cands.get(order);
-      if (c || !usable(seg, segIndex, id) || filtered(seg, id)) return c;
-      const parts: ScoreParts = {};
-      if (sparse) parts.sparse = seg.acc[id]!;
-      if (informal) parts.informal = seg.informalAcc[id]!;
-      if (readNames) parts.name = nameMatch(tq, seg.nameStems(id));
-      if (vec && seg.dense) parts.dense = seg.dense.score(vec, id);
-      cands.set(order, (c = new Candidate(seg, id, order, parts, taken.get(order))));
-      parts.prior = Math.log1p(c.uses);
-      return c;
+    const search: Search = {
+      q,
+      mode,
+      k,
+      opts,
+      vec,
+      segs,
+      w,
+      tq,
+      sparseTerms: weights,
+      informalTerms: informal,
+      readNames,
+      poolSize: pool,
+      blocked,
+      pattern,
+      project: !!this.opts.project,
+      firstOwn: this.firstOwn(),
+      maxUses: this.maxUses,
+      taken,
+      reranker: opts.rerank ? this.opts.reranker : undefined,
+      fusion: this.opts.fusion,
+      handWeights: !!this.opts.weights,
+      goalMatch: opts.goalMatch ?? this.opts.goalMatch ?? true,
+      usable,
+      filtered,
+      locate: (name) => this.locate(name, view),
+      refTargets: (n) => this.refTargets(n, view),
+      inMemory: (c) => !!c.parts.local || !this.base.includes(c.seg),
     };
-    const neighbours: Neighbour[] = [];
-    // a Lake project: its own nearest proofs vote apart from the library's (`FusionWeights.own`)
-    const ownVotes = mode === 'hybrid' && !!this.opts.project && w.own > 0;
-    const ownNeighbours: Neighbour[] = [];
-    segs.forEach((seg, segIndex) => {
-      const found: Neighbour[] = [];
-      // both fields are accumulated before any candidate of this segment is scored
-      const informalTop = informal && seg.scoreInformal(informal, pool, blocked?.[segIndex]);
-      if (weights) {
-        for (const id of seg.scoreSparse(weights, pool, blocked?.[segIndex])) {
-          candidate(seg, segIndex, id);
-          if (!vec) found.push({ seg, id, sim: seg.acc[id]! });
-        }
-      }
-      if (informalTop) for (const id of informalTop) candidate(seg, segIndex, id);
-      if (vec && seg.dense) {
-        for (const h of seg.denseTop(vec, pool, blocked?.[segIndex])) {
-          candidate(seg, segIndex, h.id);
-          found.push({ seg, id: h.id, sim: h.score });
-        }
-      }
-      if (mode === 'hybrid') {
-        const voters = found.filter((n) => usable(seg, segIndex, n.id) && seg.table.refs(n.id).length);
-        neighbours.push(...voters);
-        if (ownVotes && segIndex >= this.firstOwn()) ownNeighbours.push(...voters);
-      }
-    });
-    if (mode === 'hybrid') {
-      for (const name of opts.nearby ?? []) {
-        const loc = this.locate(name, view);
-        const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
-        if (c) c.parts.local = 1;
-      }
-      // graph votes of the nearest proofs, and in a project those of its own nearest apart
-      const vote = (from: typeof neighbours, n: number, part: 'graph' | 'own') => {
-        for (const [seg, byId] of graphVotes(nearest(from, n), vec ? SHARPNESS.dense : SHARPNESS.sparse, (x) => this.refTargets(x, view))) {
-          const segIndex = segs.indexOf(seg);
-          for (const [id, v] of byId) {
-            const c = candidate(seg, segIndex, id);
-            if (c) c.parts[part] = v;
-          }
-        }
-      };
-      vote(neighbours, NEIGHBOURS, 'graph');
-      if (ownVotes) vote(ownNeighbours, OWN_NEIGHBOURS, 'own');
-    }
-    if (tq?.style === 'name') {
-      // a declaration asked for by its name
-      const loc = this.locate(q.text.trim().replace(/^@/, ''), view);
-      const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
-      if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
-    }
-    if (pattern) {
-      // every premise that matches the pattern is a candidate, scored like the others
-      segs.forEach((seg, segIndex) => {
-        for (const id of matchSegment(pattern, seg, (i) => usable(seg, segIndex, i) && !filtered(seg, i))) {
-          const c = candidate(seg, segIndex, id);
-          if (c) c.parts.pattern = 1;
-        }
-      });
-    }
-    let list = [...cands.values()];
-    const inputs = list.map((c) => ({
-      dense: c.parts.dense,
-      sparse: c.parts.sparse,
-      informal: c.parts.informal,
-      name: c.parts.name,
-      graph: c.parts.graph,
-      own: c.parts.own,
-      local: c.parts.local,
-      uses: c.uses,
-      entry: this.opts.project && segs.indexOf(c.seg) >= this.firstOwn() ? 1 : 0,
-    }));
-    // Lean states and statements: the learned fusion, unless weights were set by hand
-    const learned = mode === 'hybrid' && !this.opts.weights && !this.opts.project && LANG_OF_STYLE[q.style] === 'lean' ? this.opts.fusion : undefined;
-    const fused = learned
-      ? learned.score(inputs, { context: opts.nearby !== undefined, goalChars: q.goal.length, hyps: q.hyps.length }, this.maxUses)
-      : fuse(inputs, mode, this.maxUses, w, !!this.opts.project && LANG_OF_STYLE[q.style] === 'lean');
-    list.forEach((c, i) => (c.score = fused[i]!));
-    list.sort(byScore);
-    if (tq && tq.intent !== 'any' && w.kind) {
-      // the kind is in the metadata read from disk: only the head of the list is checked
-      for (const c of list.slice(0, KIND_TOP)) {
-        const fits = kindFits(tq.intent, c.info.kind);
-        if (fits !== undefined) c.score += fits ? w.kind : -w.kind;
-      }
-      resortHead(list, KIND_TOP);
-    }
-    if (tq) {
-      // a constructor or field found stands for its structure
-      const inList = new Set(list);
-      const lifted = liftParents(list, LIFT_TOP, (name) => {
-        const loc = this.locate(name, view);
-        const p = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
-        if (p && !inList.has(p)) (inList.add(p), list.push(p));
-        return p;
-      });
-      if (lifted) list.sort(byScore);
-    }
-    const rerank = opts.rerank && this.opts.reranker;
-    if (rerank) {
-      const top = list.slice(0, RERANK_TOP);
-      const scores = await rerank.score(q, top);
-      top.forEach((c, i) => {
-        c.parts.rerank = scores[i]!;
-        c.score = scores[i]!;
-      });
-      resortHead(list, top.length);
-    }
-    const slot = slotOf(opts.slot);
-    if (slot) slotRerank(q, slot, SLOT_WEIGHT, list);
-    // the tactic unknown: what acts on the goal as it stands (the reranker reads that itself)
-    else if (mode === 'hybrid' && !rerank && w.fit > 0) slotRerank(q, UNKNOWN_SLOT, w.fit, list);
-    if ((opts.goalMatch ?? this.opts.goalMatch ?? true) && q.style !== 'text') goalMatchOrder(q, list, (c) => !!c.parts.local || !this.base.includes(c.seg), opts.exclude ?? []);
-    if (pattern) {
-      // exact matches first, each side in the order the usual signals gave
-      for (const c of list) c.parts.pattern ??= 0;
-      list = [...list.filter((c) => c.parts.pattern), ...list.filter((c) => !c.parts.pattern)];
-    }
+    const list = await runPipeline(search);
     // deprecated premises (rare; read from the records only for the head of the list) unless asked for
     const out: Candidate[] = [];
     for (const c of list) {

@@ -36,6 +36,7 @@ export { isEquational, mainConclusion } from './shape.js';
 export { slotChoices, slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 export { PatternError } from './pattern.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
+export { fusionFeatures } from './pipeline/features.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'sourceRoots' | 'moduleImports'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
