@@ -4,7 +4,7 @@
  * and Codex start it) on the bundled sample's index.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -100,6 +100,9 @@ describe('premise-lsp mcp', () => {
     const miss = await call('declaration', { query: 'Sample.no_such_lemma' });
     expect(miss.isError).toBe(true);
     expect(textOf(miss)).toMatch(/no declaration named "Sample.no_such_lemma"/);
+    // the nearest names first: the name with its last words dropped, the same name in a namespace
+    expect(textOf(await call('declaration', { query: 'Sample.mul_comm_extra' }))).toMatch(/the nearest names: Sample\.mul_comm,/);
+    expect(textOf(await call('declaration', { query: 'mul_comm', k: 2 }))).toMatch(/the nearest names: Sample\.mul_comm, [^,]+$/);
   });
 
   it('bad arguments are isError, never a dead server', async () => {
@@ -117,6 +120,25 @@ describe('premise-lsp mcp', () => {
     }
     expect(names(await call('premises', { query: '⊢ a * b = b * a' }))).toContain('Sample.mul_comm');
   });
+
+  it('an index that cannot be opened: the server still starts, and each call says why', async () => {
+    const broken = join(tmp, 'broken');
+    cpSync(index, broken, { recursive: true });
+    writeFileSync(join(broken, 'premises.bin'), 'not an index');
+    const t = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--index', broken], stderr: 'pipe' });
+    const c = new Client({ name: 'premise-lsp-test', version: '0.0.0' });
+    await c.connect(t);
+    try {
+      expect((await c.listTools()).tools).toHaveLength(4);
+      for (let i = 0; i < 2; i++) {
+        const r = (await c.callTool({ name: 'premises', arguments: { query: '⊢ a * b = b * a' } })) as CallToolResult;
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/the index could not be opened: .*premises\.bin/);
+      }
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 
   it('writes nothing but MCP messages on stdout (its log is on stderr)', () => {
     expect(channelErrors).toEqual([]);

@@ -3,10 +3,10 @@
  * for agents over stdio (../mcp/). stdout is the MCP channel: every log line,
  * the index's build progress included, goes to stderr.
  *
- * The server answers `initialize` and lists its tools at once; the index opens
- * meanwhile (for `--project`, the language server's automatic index: cached
- * entries reused, missing ones built first), and a tool call waits for it. An
- * index that cannot be opened makes every call an error saying why. The server
+ * The server answers `initialize` at once and opens the index after it (for
+ * `--project`, the language server's automatic index: cached entries reused,
+ * missing ones built first); a tool call waits for it. An index that cannot be
+ * opened makes every call an error saying why. The server
  * ends when stdin closes or on SIGINT/SIGTERM.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -16,7 +16,7 @@ import { createMcpServer } from '../mcp/server.js';
 import { PremiseTools, ToolError } from '../mcp/tools.js';
 import { packageVersion } from '../paths.js';
 import { choice, indexDirOption, MODES, parse, UsageError } from './args.js';
-import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
+import { ENGINE_FLAGS, openTarget, type OpenedTarget } from './engine-flags.js';
 
 export async function mcpCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, ENGINE_FLAGS);
@@ -31,24 +31,28 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   }
   const log = (line: string) => process.stderr.write(`premise-lsp mcp: ${line}\n`);
 
+  // the index opens once the client has initialized (reading a large one holds the process for
+  // seconds, and clients give a server only so long to start), or at the first tool call
   let opened: OpenedEngine | undefined;
-  const opening = openTarget('mcp', values, mode === 'bm25').then(
-    (t) => {
-      opened = t.engine;
-      log(`${t.engine.size} premises ready`);
-      return t;
-    },
-    (e: unknown) => {
-      log(`the index could not be opened: ${(e as Error)?.message ?? String(e)}`);
-      throw new ToolError(`the index could not be opened: ${(e as Error)?.message ?? String(e)}`);
-    },
-  );
-  opening.catch(() => undefined); // reported by each call
-  const tools = new PremiseTools(() => opening);
+  let opening: Promise<OpenedTarget> | undefined;
+  const open = () =>
+    (opening ??= openTarget('mcp', values, mode === 'bm25').then(
+      (t) => {
+        opened = t.engine;
+        log(`${t.engine.size} premises ready`);
+        return t;
+      },
+      (e: unknown) => {
+        log(`the index could not be opened: ${(e as Error)?.message ?? String(e)}`);
+        throw new ToolError(`the index could not be opened: ${(e as Error)?.message ?? String(e)}`);
+      },
+    ));
+  const tools = new PremiseTools(open);
 
   const server = createMcpServer(tools, { version: packageVersion(), log });
   const transport = new StdioServerTransport();
   transport.onerror = (e) => log(`bad message on stdin: ${e.message}`);
+  server.server.oninitialized = () => void setTimeout(() => open().catch(() => undefined), 100);
   await server.connect(transport);
   log('serving MCP on stdio');
 

@@ -126,8 +126,27 @@ export class PremiseTools {
     const bare = name.replace(/^_root_\./, '').replace(/^@/, '');
     const found = engine.lookup(bare);
     if (found) return { ...premiseOut(found, engine.sourcePath(found), Infinity), uses: found.uses };
-    // the nearest names, by the name read as a query (its parts, its words)
-    const near = (await engine.search(bare, { k, pattern: false }).catch(() => [])).map((h) => h.name);
-    throw new ToolError(`no declaration named ${JSON.stringify(bare)} in the index${near.length ? `; the nearest names: ${near.join(', ')}` : ''}`);
+    throw new ToolError(`no declaration named ${JSON.stringify(bare)} in the index${await this.nearest(engine, bare, k)}`);
+  }
+
+  /**
+   * The names nearest an unknown one, as a sentence's tail: the name with its last words
+   * dropped, where that is a declaration; those that end with its last component
+   * (`sqrt_mul` → `Real.sqrt_mul`, `NNReal.sqrt_mul`); then those the name, read as a query, finds.
+   */
+  private async nearest(engine: PremiseSearch, name: string, k: number): Promise<string> {
+    const last = name.slice(name.lastIndexOf('.') + 1);
+    const pool = Math.max(4 * k, 20);
+    const found = async (q: string) => (q ? (await engine.search(q, { k: pool, pattern: false }).catch(() => [])).map((h) => h.name) : []);
+    const names = [...new Set([...(await found(name)), ...(last !== name ? await found(last) : [])])];
+    const same = (n: string) => n === last || n.endsWith(`.${last}`);
+    // the name with its last words dropped, where that is a declaration (`Real.sqrt_mul_nope` → `Real.sqrt_mul`)
+    const words = last.split('_');
+    const shorter = words
+      .slice(1)
+      .map((_, i) => name.slice(0, name.length - last.length) + words.slice(0, words.length - 1 - i).join('_'))
+      .filter((n) => engine.lookup(n));
+    const near = [...new Set([...shorter, ...names.filter(same), ...names.filter((n) => !same(n))])].slice(0, k);
+    return near.length ? `; the nearest names: ${near.join(', ')}` : '';
   }
 }
