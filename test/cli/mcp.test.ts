@@ -140,6 +140,10 @@ describe('premise-lsp mcp', () => {
     }
   }, 60_000);
 
+  it('the other commands do not load the MCP SDK (the bundle imports it only when mcp runs)', () => {
+    expect(readFileSync(CLI, 'utf8')).not.toMatch(/^import .* from "(@modelcontextprotocol\/sdk[^"]*|zod)";$/m);
+  });
+
   it('writes nothing but MCP messages on stdout (its log is on stderr)', () => {
     expect(channelErrors).toEqual([]);
     expect(stderr).toContain('premise-lsp mcp:');

@@ -9,7 +9,6 @@
  * opened makes every call an error saying why. The server
  * ends when stdin closes or on SIGINT/SIGTERM.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { OpenedEngine } from '../engine/types.js';
 import { projectOptions } from '../indexing/cache-state.js';
 import { createMcpServer } from '../mcp/server.js';
@@ -49,7 +48,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     ));
   const tools = new PremiseTools(open);
 
-  const server = createMcpServer(tools, { version: packageVersion(), log });
+  const server = await createMcpServer(tools, { version: packageVersion(), log });
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport();
   transport.onerror = (e) => log(`bad message on stdin: ${e.message}`);
   server.server.oninitialized = () => void setTimeout(() => open().catch(() => undefined), 100);

@@ -5,10 +5,12 @@
  * does not parse, an index that could not be opened, anything thrown), and the
  * server goes on serving. Unexpected errors are logged through `log` (stderr),
  * never written to stdout, which is the MCP channel.
+ *
+ * The SDK and zod are imported when a server is made, not when the CLI starts:
+ * the bundle would otherwise load them for every command.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { MAX_K, TOOL_DESCRIPTIONS, TOOL_NAMES, ToolError, type PremiseTools, type ToolName } from './tools.js';
 
 const INSTRUCTIONS =
@@ -23,17 +25,17 @@ const TITLES: Record<ToolName, string> = {
   declaration: 'Look up a declaration',
 };
 
-const inputSchema = {
-  query: z.string().describe('the goal, text, pattern or name'),
-  k: z.number().int().min(1).max(MAX_K).optional().describe('how many results'),
-};
-
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
 /** The server with its tools registered; `connect` it to a transport. */
-export function createMcpServer(tools: PremiseTools, info: { version: string; log: (line: string) => void }): McpServer {
+export async function createMcpServer(tools: PremiseTools, info: { version: string; log: (line: string) => void }): Promise<McpServer> {
+  const [{ McpServer }, { z }] = await Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('zod')]);
+  const inputSchema = {
+    query: z.string().describe('the goal, text, pattern or name'),
+    k: z.number().int().min(1).max(MAX_K).optional().describe('how many results'),
+  };
   const server = new McpServer({ name: 'premise-lsp', version: info.version }, { instructions: INSTRUCTIONS });
   for (const name of TOOL_NAMES) {
     server.registerTool(
