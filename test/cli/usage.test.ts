@@ -39,7 +39,7 @@ describe('usage', () => {
     const listed = [...new Set([...run(['--help']).out.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]))];
     expect(listed.sort()).toEqual([...COMMANDS].sort());
     for (const c of listed) expect(run([c!, '--help']).err).not.toMatch(/unknown command/);
-  });
+  }, 180_000); // one CLI start per command, one after another: about a minute on a busy 2-core machine
 
   it.each(COMMANDS)('premise-lsp %s --help and -h print its flags, defaults and an example, exit 0', (cmd) => {
     for (const flag of ['--help', '-h']) {
