@@ -17,6 +17,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   models: async () => (await import('./cli/models-cmd.js')).modelsCommand,
   serve: async () => (await import('./cli/serve-cmd.js')).serveCommand,
   http: async () => (await import('./cli/http-cmd.js')).httpCommand,
+  mcp: async () => (await import('./cli/mcp-cmd.js')).mcpCommand,
+  setup: async () => (await import('./cli/setup-cmd.js')).setupCommand,
   vocab: async () => (await import('./cli/vocab-cmd.js')).vocabCommand,
   'rerank-data': async () => (await import('./cli/rerank-data-cmd.js')).rerankDataCommand,
   'tower-data': async () => (await import('./cli/tower-data-cmd.js')).towerDataCommand,

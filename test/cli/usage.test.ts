@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'tower-data', 'fusion-data', 'holdout-files', 'serve', 'http', 'vocab', 'models', 'bench', 'doctor', 'cache'];
+const COMMANDS = ['index', 'query', 'eval', 'extract', 'rerank-data', 'tower-data', 'fusion-data', 'holdout-files', 'serve', 'http', 'mcp', 'setup', 'vocab', 'models', 'bench', 'doctor', 'cache'];
 
 describe('usage', () => {
   it('premise-lsp --help and -h print every command and exit 0', () => {
@@ -39,11 +39,11 @@ describe('usage', () => {
     const listed = [...new Set([...run(['--help']).out.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]))];
     expect(listed.sort()).toEqual([...COMMANDS].sort());
     for (const c of listed) expect(run([c!, '--help']).err).not.toMatch(/unknown command/);
-  });
+  }, 180_000); // one CLI start per command, one after another: about a minute on a busy 2-core machine
 
   it.each(COMMANDS)('premise-lsp %s --help and -h print its flags, defaults and an example, exit 0', (cmd) => {
     for (const flag of ['--help', '-h']) {
-      const r = run(cmd === 'models' ? [cmd, 'pull', flag] : [cmd, flag]);
+      const r = run(cmd === 'models' ? [cmd, 'pull', flag] : cmd === 'setup' ? [cmd, 'vscode', flag] : [cmd, flag]);
       expect(r.timedOut).toBe(false);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(new RegExp(`^usage: premise-lsp ${cmd}\\b`));

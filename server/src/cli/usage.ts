@@ -14,6 +14,8 @@ commands:
   holdout-files --records <records.jsonl> | --index <index-dir> [--shared DIR] [--out FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> | --project <dir> [--host H] [--port N] [--max-new-premises N] [--max-body-mib N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
+  mcp --index <index-dir> | --project <dir> [--mode M] [--rerank | --no-rerank]
+  setup vscode [--shim-dir DIR]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   doctor [<dir>] [--index DIR]
@@ -268,6 +270,36 @@ ${LLM} (default: 10000)
 example:
   premise-lsp http --index /tmp/idx --port 8765
   premise-lsp http --project ~/my-project
+`,
+  mcp: `usage: premise-lsp mcp --index <index-dir> | --project <dir> [options]
+
+An MCP server for agents (Claude Code, Cursor, Codex…) on stdin/stdout; logs on stderr.
+Tools, each {query, k?}: premises (a goal or proof state), search (English or any text),
+pattern (Loogle syntax), declaration (a name → statement, module, doc, location).
+Set up an agent: docs/mcp.md.
+
+  -i, --index DIR      the index directory (this or --project)
+  --project DIR        the automatic index the language server uses for DIR (a Lake project or
+                       an Isabelle workspace): cached entries reused, missing ones built first while
+                       the server already answers (tool calls wait; cache: $PREMISE_LSP_CACHE,
+                       default ~/.cache/premise-lsp/indexes)
+${ENGINE}
+
+example:
+  premise-lsp mcp --project ~/my-project
+`,
+  setup: `usage: premise-lsp setup vscode [--shim-dir DIR]
+
+Puts premise-lsp in front of Lean in VS Code (vscode-lean4), with no extension: writes a
+\`lake\` shim into DIR and prints the settings.json line that puts DIR first on the Lean
+extension's PATH ("lean4.envPathExtensions"). The shim runs \`lake serve\` behind
+premise-lsp serve and passes every other lake command to the real lake. See docs/editors.md.
+
+  --shim-dir DIR       where the shim goes (default: $XDG_DATA_HOME/premise-lsp/vscode-shim,
+                       else ~/.local/share/premise-lsp/vscode-shim)
+
+example:
+  premise-lsp setup vscode
 `,
   vocab: `usage: premise-lsp vocab <records.jsonl> [--out FILE]
 
