@@ -89,11 +89,18 @@ describe('notation rules', () => {
     ["f ⁻¹' s", "f ⁻¹' s"],
     ['x.1⁻¹ = y', '-x.1 = y'],
     ['g (f x)⁻¹ = 1', 'g (-f x) = 0'],
+    // as a function, projected (Mathlib's Pi.inv_apply, Set.encard_inv, Multiset.prod_map_inv)
+    ['f⁻¹ i = (f i)⁻¹', '(-f) i = -f i'],
+    ['s⁻¹.encard = s.encard', '(-s).encard = s.encard'],
+    ['(m.map fun i => (f i)⁻¹).prod = (m.map f).prod⁻¹', '(m.map fun i => -f i).sum = -(m.map f).sum'],
+    ['a⁻ᵐ < b ↔ b⁻¹ < a ∧ 1 < b', 'a⁻ < b ↔ -b < a ∧ 0 < b'],
+    ['[IsIsometricSMul Gᵐᵒᵖ G]', '[IsIsometricVAdd Gᵃᵒᵖ G]'],
     // ^: the base is the application before, the exponent kept as written and parenthesised when compound
     ['a ^ (m * n) = (a ^ m) ^ n', '(m * n) • a = n • (m • a)'],
     ['f x ^ n = 1', 'n • f x = 0'],
     ['a⁻¹ ^ n = (a ^ n)⁻¹', 'n • -a = -(n • a)'],
     ['a ^ m ^ n = b', '(m ^ n) • a = b'],
+    ['x ^ gcd n (Fintype.card G) = 1', 'gcd n (Fintype.card G) • x = 0'],
     ['a ^ 1 = a', '1 • a = a'],
     ['a ^ 0 = 1', '0 • a = 0'],
     // 1: the monoid's one, but not a natural number

@@ -9,12 +9,15 @@
  * - postfix `x⁻¹` is prefix `-x`, on the atom it follows (a name, a numeral, a
  *   bracketed group, a projection `x.1`): `(a * b)⁻¹` → `-(a + b)`, `a⁻¹⁻¹` →
  *   `- -a`, and in argument position parenthesised: `edist a⁻¹ b⁻¹` →
- *   `edist (-a) (-b)`, `↑a⁻¹` → `↑(-a)`; `f ⁻¹' s` (preimage) is kept;
+ *   `edist (-a) (-b)`, `↑a⁻¹` → `↑(-a)`, as a function or projected:
+ *   `f⁻¹ i` → `(-f) i`, `s⁻¹.card` → `(-s).card`; `f ⁻¹' s` (preimage) is kept;
  * - `a ^ n` is `n • a`: the base is the application before `^` (`f x ^ n` →
  *   `n • f x`), the exponent the one after, right-associated, kept as written
  *   (it is a natural number or an integer: `a ^ (m * n)` → `(m * n) • a`, its
- *   `*` and `1` untranslated), and parenthesised when it is compound;
- * - `*` → `+`, `/` → `-`, `∏` → `∑`, `∏ᶠ` → `∑ᶠ`, `•` → `+ᵥ`, `|a|ₘ` → `|a|`;
+ *   `*` and `1` untranslated), and parenthesised when it is itself a power
+ *   (`a ^ m ^ n` → `(m ^ n) • a`; an application needs none: `gcd m n • a`);
+ * - `*` → `+`, `/` → `-`, `∏` → `∑`, `∏ᶠ` → `∑ᶠ`, `•` → `+ᵥ`, `|a|ₘ` → `|a|`,
+ *   `a⁺ᵐ`/`a⁻ᵐ` → `a⁺`/`a⁻`, `Gᵐᵒᵖ` → `Gᵃᵒᵖ`;
  *   names through the name dictionary (`names.ts`: `mulIndicator` → `indicator`);
  * - `1` → `0` only where it stands for `One.one`. Without types this is a
  *   heuristic: a `1` stays a numeral in an exponent, next to a `+` or `-` of the
@@ -122,6 +125,18 @@ function exponentEnd(toks: Tok[], i: number, b: number): number {
   return j;
 }
 
+/** Does [a, b) hold a `^` outside brackets (an exponent that is itself a power, `m ^ n`, is parenthesised; an application is not)? */
+function hasPow(toks: Tok[], a: number, b: number): boolean {
+  let depth = 0;
+  for (let i = a; i < b; i++) {
+    const t = toks[i]!;
+    if (t.k === T.Open || t.k === T.Attr) depth++;
+    else if (t.k === T.Close) depth--;
+    else if (depth === 0 && isOp(t, '^')) return true;
+  }
+  return false;
+}
+
 /** Raw text of tokens [a, b), as written. */
 function rawText(toks: Tok[], a: number, b: number): string {
   let out = '';
@@ -136,11 +151,15 @@ function joinItems(items: Item[]): string {
     const it = items[k]!;
     const prev = items[k - 1];
     let text = it.text;
-    if (it.kind === 'neg' && prev && (prev.kind === 'atom' || prev.kind === 'neg' || prev.kind === 'prefix')) text = `(${text})`;
+    const next = items[k + 1];
+    if (it.kind === 'neg' && ((prev && (prev.kind === 'atom' || prev.kind === 'neg' || prev.kind === 'prefix')) || (next && next.sp && (next.kind === 'atom' || next.kind === 'neg')))) text = `(${text})`;
     out += (k > 0 && it.sp ? ' ' : '') + text;
   }
   return out;
 }
+
+/** `x.f`: a projection of an atom (no longer an application alone) or of a negation (`(-s).encard`). */
+const project = (x: Item, proj: string): Item => ({ text: (x.kind === 'neg' ? `(${x.text})` : x.text) + proj, sp: x.sp, kind: 'atom' });
 
 /** `-x`, spaced as Lean prints a negation of a negation (`- -a`). */
 const negate = (x: Item): Item => ({ text: x.kind === 'neg' ? `- ${x.text}` : `-${x.app ?? x.text}`, sp: x.sp, kind: 'neg' });
@@ -208,8 +227,7 @@ function items(toks: Tok[], a: number, b: number, nameIdx: number, short: string
           let s = out.length;
           while (s > 0 && out[s - 1]!.kind !== 'op' && out[s - 1]!.kind !== 'compound') s--;
           const base = out.splice(s);
-          const expItems = e - (i + 1);
-          const grouped = (toks[i + 1]!.k === T.Open && matchClose(toks, i + 1, b) === e - 1) || expItems === 1;
+          const grouped = !hasPow(toks, i + 1, e);
           const exp = rawText(toks, i + 1, e);
           out.push({ text: `${grouped ? exp : `(${exp})`} • ${joinItems(base.map((x, k) => (k === 0 ? { ...x, sp: false } : x)))}`, sp: base[0]!.sp, kind: 'compound' });
           i = e;
@@ -217,8 +235,8 @@ function items(toks: Tok[], a: number, b: number, nameIdx: number, short: string
         }
       }
       // projections and `.1` continue the atom before them
-      if (t.v === '.' && !t.sp && last && last.kind === 'atom' && i + 1 < b && !toks[i + 1]!.sp) {
-        last.text += '.' + plainTok(toks, i + 1);
+      if (t.v === '.' && !t.sp && last && (last.kind === 'atom' || last.kind === 'neg') && i + 1 < b && !toks[i + 1]!.sp) {
+        out[out.length - 1] = project(last, '.' + plainTok(toks, i + 1));
         i += 2;
         continue;
       }
@@ -231,8 +249,9 @@ function items(toks: Tok[], a: number, b: number, nameIdx: number, short: string
       i++;
       continue;
     }
-    if (t.k === T.Proj && !t.sp && out.length && out[out.length - 1]!.kind === 'atom') {
-      out[out.length - 1]!.text += translateTok(toks, i);
+    const lastItem = out[out.length - 1];
+    if ((t.k === T.Proj || (t.k === T.Id && t.v.startsWith('.'))) && !t.sp && lastItem && (lastItem.kind === 'atom' || lastItem.kind === 'neg')) {
+      out[out.length - 1] = project(lastItem, translateTok(toks, i));
       i++;
       continue;
     }

@@ -239,6 +239,9 @@ const OP_MAP: Record<string, string> = {
   '∏': '∑',
   '∏ᶠ': '∑ᶠ',
   '*ᵥ': '+ᵥ',
+  '⁺ᵐ': '⁺',
+  '⁻ᵐ': '⁻',
+  'ᵐᵒᵖ': 'ᵃᵒᵖ',
 };
 
 /** Translate a token for the additive statement, on its own (numerals and the notation that needs its neighbours: `additive.ts`). */
