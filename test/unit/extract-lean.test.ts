@@ -194,7 +194,7 @@ describe('extractLean: structures, classes, inductives, instances', () => {
     const a = byName(res, 'Shapes.AddMonoid.sum_add_neg_zero');
     expect(a.origin).toBe('Shapes.Monoid.prod_mul_inv_one');
     expect(a.args).toEqual(['{G : Type*}', '[AddGroup G]', '(a : G)']);
-    expect(a.goal).toBe('a + a- = 0');
+    expect(a.goal).toBe('a + -a = 0');
     expect(a.refs).toEqual(['add_neg_cancel']);
     expect(byName(res, 'Shapes.instZeroPointNat')).toMatchObject({ kind: 'instance', goal: 'Zero (Point ℕ)', origin: 'Shapes.instOnePointNat' });
   });

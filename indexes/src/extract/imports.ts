@@ -7,13 +7,18 @@
  */
 import type { Lang } from './record.js';
 import { lexIsabelle, tokenBody, type Token } from './isabelle/lexer.js';
+import { importSyntax } from './module-names.js';
 
 export interface HeaderImports {
   /** The modules the header imports, in order. */
   imports: string[];
   /** Lean `prelude`: `Init` is not imported implicitly. */
   prelude: boolean;
-  /** The insertion that imports one more module: text at an offset of the source (none for a theory without a header). */
+  /**
+   * The insertion that imports one more module: text at an offset of the source.
+   * None for a name that cannot be written as an import (`module-names.ts`), for a
+   * theory without a header, and where the header leaves no place outside a comment.
+   */
   add(module: string): { offset: number; text: string } | undefined;
 }
 
@@ -37,6 +42,51 @@ function skipLean(text: string, i: number): number {
       }
     } else return i;
   }
+}
+
+/**
+ * Lean: where a line goes after the header item ending at `end`: the start of the
+ * next line, unless a block comment opens on this line (then after the line the
+ * comment ends on) or a command follows on it (then on a line of its own before
+ * it). Undefined when a comment opened there never ends: no place outside it.
+ */
+function afterLine(text: string, end: number, line: string): { offset: number; text: string } | undefined {
+  let i = end;
+  for (;;) {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\r')) i++;
+    if (i >= text.length) return { offset: text.length, text: `\n${line}` };
+    if (text[i] === '\n') return { offset: i + 1, text: `${line}\n` };
+    if (text.startsWith('--', i)) {
+      const nl = text.indexOf('\n', i);
+      return nl < 0 ? { offset: text.length, text: `\n${line}` } : { offset: nl + 1, text: `${line}\n` };
+    }
+    if (text.startsWith('/-', i)) {
+      let depth = 1;
+      i += 2;
+      while (i < text.length && depth > 0) {
+        if (text.startsWith('/-', i)) (depth++, (i += 2));
+        else if (text.startsWith('-/', i)) (depth--, (i += 2));
+        else i++;
+      }
+      if (depth > 0) return undefined;
+      continue;
+    }
+    return { offset: i, text: `\n${line}\n` };
+  }
+}
+
+/** Lean: does a block comment opened before `end` stay open there? */
+function inOpenComment(text: string, end: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < end; ) {
+    if (depth === 0 && text.startsWith('--', i)) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? end : nl + 1;
+    } else if (text.startsWith('/-', i)) (depth++, (i += 2));
+    else if (depth > 0 && text.startsWith('-/', i)) (depth--, (i += 2));
+    else i++;
+  }
+  return depth > 0;
 }
 
 /** Lean: the word at `i` (a name, `«…»` parts kept), and where it ends. */
@@ -83,18 +133,16 @@ function leanHeader(text: string): HeaderImports {
     i = skipLean(text, name.end);
   }
   const add = (module: string) => {
-    if (lastEnd >= 0) {
-      // after the line of the last import
-      const nl = text.indexOf('\n', lastEnd);
-      return nl < 0 ? { offset: text.length, text: `\nimport ${module}` } : { offset: nl + 1, text: `import ${module}\n` };
-    }
-    if (afterPrelude >= 0) {
-      const nl = text.indexOf('\n', afterPrelude);
-      return nl < 0 ? { offset: text.length, text: `\nimport ${module}` } : { offset: nl + 1, text: `import ${module}\n` };
-    }
-    // no header: before the first command, after the leading comments
+    const name = importSyntax(module, 'lean');
+    if (name === undefined) return undefined;
+    // after the line of the last import (or of `module`/`prelude`), past any comment that line opens
+    const end = lastEnd >= 0 ? lastEnd : afterPrelude;
+    if (end >= 0) return afterLine(text, end, `import ${name}`);
+    // no header: before the first command, after the leading comments (on a line of its own when a comment ends on the command's line)
+    if (inOpenComment(text, first)) return undefined;
     const lineStart = text.lastIndexOf('\n', first - 1) + 1;
-    return { offset: lineStart, text: `import ${module}\n` };
+    if (text.slice(lineStart, first).trim()) return { offset: first, text: `\nimport ${name}\n` };
+    return { offset: lineStart, text: `import ${name}\n` };
   };
   return { imports, prelude, add };
 }
@@ -108,8 +156,6 @@ function isabelleHeaderTokens(text: string): Token[] {
   }
   return lexIsabelle(text).tokens;
 }
-
-const QUOTE_NEEDED = /[^A-Za-z0-9_'.]/;
 
 function isabelleHeader(text: string): HeaderImports {
   const toks = isabelleHeaderTokens(text);
@@ -138,7 +184,8 @@ function isabelleHeader(text: string): HeaderImports {
     }
   }
   const add = (module: string) => {
-    const name = QUOTE_NEEDED.test(module) ? `"${module}"` : module;
+    const name = importSyntax(module, 'isabelle');
+    if (name === undefined) return undefined;
     if (lastEnd >= 0) return { offset: lastEnd, text: ` ${name}` };
     if (nameEnd >= 0) return { offset: nameEnd, text: ` imports ${name}` };
     return undefined;
@@ -150,6 +197,6 @@ export function headerImports(text: string, lang: Lang): HeaderImports {
   try {
     return lang === 'lean' ? leanHeader(text) : isabelleHeader(text);
   } catch {
-    return { imports: [], prelude: false, add: (m) => (lang === 'lean' ? { offset: 0, text: `import ${m}\n` } : undefined) };
+    return { imports: [], prelude: false, add: () => undefined };
   }
 }

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Lang } from './record.js';
+import { importSyntax } from './module-names.js';
 
 export interface SourceFile {
   path: string;
@@ -34,6 +35,17 @@ function langOf(file: string): Lang | undefined {
 function moduleOf(rel: string, lang: Lang): string {
   const noExt = rel.replace(/\.(lean|thy)$/, '');
   return lang === 'lean' ? noExt.split('/').join('.') : basename(noExt);
+}
+
+/**
+ * A file whose module name no import can write (a newline, a quote, a `»`: see
+ * `module-names.ts`) is not indexed: it is skipped with the reason, and counted.
+ * Returns whether the file may be added.
+ */
+function importable(p: string, module: string, lang: Lang, w: Walk): boolean {
+  if (importSyntax(module, lang) !== undefined) return true;
+  w.skip.push(`${JSON.stringify(p)}: skipped, its ${lang === 'lean' ? 'module' : 'theory'} name ${JSON.stringify(module)} cannot be written in an import`);
+  return false;
 }
 
 const PACKAGE_MARKERS = ['lakefile.lean', 'lakefile.toml', 'Lakefile.lean', 'lean-toolchain'];
@@ -126,7 +138,8 @@ function walkPackage(start: string, startReal: string, boundary: string, w: Walk
         continue;
       }
       const rel = relative(root, p).split(sep).join('/');
-      w.out.push({ path: p, rel, module: moduleOf(rel, lang), lang, root });
+      const module = moduleOf(rel, lang);
+      if (importable(p, module, lang, w)) w.out.push({ path: p, rel, module, lang, root });
     }
   }
 }
@@ -204,7 +217,9 @@ function walkLakePackage(root: string, rootReal: string, boundary: string, w: Wa
     const fileReal = realOrUndefined(file);
     if (fileReal !== undefined && !within(fileReal, rootReal) && !within(fileReal, boundary) && !w.followLinks) {
       w.links.push(`${file}: resolves to ${fileReal}, outside ${root}, not followed (--follow-links follows it)`);
-    } else if (isRegularFile(file)) w.out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
+    } else if (isRegularFile(file)) {
+      if (importable(file, lib, 'lean', w)) w.out.push({ path: file, rel: `${lib}.lean`, module: lib, lang: 'lean', root });
+    }
     else if (existsSync(file) && !safeIsDir(file)) w.skip.push(`${file}: skipped, not a regular file`);
     if (!safeIsDir(dir)) continue;
     const dirReal = realOrUndefined(dir);
@@ -292,7 +307,7 @@ export interface Discovered {
   files: SourceFile[];
   /** Inputs or directories that cannot be read, library names that leave their package. */
   warnings: string[];
-  /** `.lean`/`.thy` entries that are not regular files (FIFOs, devices, sockets), with the reason. */
+  /** `.lean`/`.thy` entries that are not regular files (FIFOs, devices, sockets) or whose module name no import can write, with the reason. */
   skipped: string[];
   /** Links not followed: their target leaves the source root being walked. */
   links: string[];
@@ -315,7 +330,7 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): D
       const lang = langOf(input);
       if (!lang) w.warnings.push(`${input}: not a .lean or .thy file`);
       else if (!isRegularFile(input)) w.skip.push(`${input}: skipped, not a regular file`);
-      else w.out.push({ path: input, rel: basename(input), module: moduleOf(basename(input), lang), lang, root: input });
+      else if (importable(input, moduleOf(basename(input), lang), lang, w)) w.out.push({ path: input, rel: basename(input), module: moduleOf(basename(input), lang), lang, root: input });
       continue;
     }
     const packages = join(input, '.lake', 'packages');

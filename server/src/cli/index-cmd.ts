@@ -84,7 +84,7 @@ async function indexInto(argv: string[], made: { dir?: string }): Promise<number
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     for (const w of s.warnings) if (values.verbose || w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
     process.stderr.write(
-      `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB, not regular files or over a worker's memory limit), ` +
+      `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB, not regular files, a module name no import can write, or over a worker's memory limit), ` +
         `${s.warnings.length} warnings${s.warnings.length && !values.verbose ? ' (--verbose lists them)' : ''}, ` +
         (s.linksSkipped ? `${s.linksSkipped} links leaving their source not followed (--follow-links), ` : '') +
         `${s.manifest.encoder ? `dense ${s.manifest.encoder.dim}-d` : 'sparse only'}, ${s.seconds.toFixed(1)} s → ${values.out}\n`,

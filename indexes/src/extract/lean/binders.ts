@@ -3,7 +3,8 @@
  * extractor, plus `variable` inclusion (which section variables a declaration uses).
  */
 import { T, joinToks, matchClose, type Tok } from './lex.js';
-import { joinMapped, translateName, translateTok } from './names.js';
+import { translateName } from './names.js';
+import { additiveText } from './additive.js';
 
 export interface Binder {
   open: string;
@@ -29,7 +30,7 @@ export function renderBinder(b: Binder, additive = false): string {
   if (b.synthetic !== undefined) {
     return additive ? b.synthetic.replace(/[A-Za-z_][A-Za-z0-9_.']*/g, (w) => translateName(w)) : b.synthetic;
   }
-  const rest = b.rb > b.ra ? (additive ? joinMapped(b.toks, b.ra, b.rb, translateTok) : joinToks(b.toks, b.ra, b.rb)) : '';
+  const rest = b.rb > b.ra ? (additive ? additiveText(b.toks, b.ra, b.rb) : joinToks(b.toks, b.ra, b.rb)) : '';
   let inner = b.names.join(' ');
   if (rest) inner = inner ? `${inner} ${rest}` : rest;
   return `${b.open}${inner}${b.close}`;

@@ -1,7 +1,8 @@
 /**
  * Names attributes generate: `@[to_additive]` twins (on a declaration and through
  * `attribute [to_additive] foo`), `@[simps]` projections, `@[reassoc]` and
- * `@[ext]` lemmas.
+ * `@[ext]` lemmas. A twin's names go through the name dictionary (`names.ts`), its
+ * statement, binders and goal through `additive.ts` (notation as Lean prints it).
  */
 import type { ExtractedDecl } from '../record.js';
 import { T, matchClose, plainTok, type Tok } from './lex.js';

@@ -71,7 +71,7 @@ export function isIdStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c > 127 && isLetterLike(c));
 }
 
-function isIdRest(c: number): boolean {
+export function isIdRest(c: number): boolean {
   return (
     (c >= 97 && c <= 122) ||
     (c >= 65 && c <= 90) ||

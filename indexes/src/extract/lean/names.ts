@@ -165,13 +165,42 @@ function translateSegment(seg: string): string {
   return out.join('');
 }
 
+/**
+ * Mathlib's `fixAbbreviation` for the words whose additive name is not a word-by-word
+ * translation (`Frontend.lean`): `mulIndicator` → `indicator` (not `addIndicator`),
+ * `mulSupport` → `support`, `mulTSupport` → `tsupport`, `mulSingle` → `single`,
+ * `isSquare`/`isEven` → `even`, `invFun` kept, `orderOf` → `addOrderOf`,
+ * `IsOfFinOrder` → `IsOfFinAddOrder`.
+ */
+const ABBREVIATIONS: Array<[RegExp, string | ((m: string, ...groups: string[]) => string)]> = [
+  [/Add(Single|Support|TSupport|Indicator)/g, '$1'],
+  [/(^|_)add(Single|Support|Indicator)/g, (_m, a, w) => a! + w![0]!.toLowerCase() + w!.slice(1)],
+  [/(^|_)addTSupport/g, '$1tsupport'],
+  [/(^|_)add_(single|support|tsupport|indicator)(?=_|$)/g, '$1$2'],
+  [/(^|_)isEven/g, '$1even'],
+  [/IsEven/g, 'Even'],
+  [/(^|_)negFun/g, '$1invFun'],
+  [/NegFun/g, 'InvFun'],
+  [/(^|_)orderOf/g, '$1addOrderOf'],
+  [/(^|_)OrderOf/g, '$1AddOrderOf'],
+  [/(^|_)isOfFinOrder/g, '$1isOfFinAddOrder'],
+  [/IsOfFinOrder/g, 'IsOfFinAddOrder'],
+];
+
+function fixAbbreviations(s: string): string {
+  for (const [re, to] of ABBREVIATIONS) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to);
+  return s;
+}
+
 /** Translate one name component (`mul_one` → `add_zero`, `CommMonoid` → `AddCommMonoid`). */
 export function translateComponent(comp: string): string {
   if (comp.startsWith('«')) return comp;
-  let out = comp
-    .split('_')
-    .map((s) => translateSegment(s))
-    .join('_');
+  let out = fixAbbreviations(
+    comp
+      .split('_')
+      .map((s) => translateSegment(s))
+      .join('_'),
+  );
   if (out !== comp) {
     for (const [from, to] of SUFFIX_FIX) {
       if (out.endsWith(from) && !comp.endsWith(from)) {
@@ -210,9 +239,12 @@ const OP_MAP: Record<string, string> = {
   '∏': '∑',
   '∏ᶠ': '∑ᶠ',
   '*ᵥ': '+ᵥ',
+  '⁺ᵐ': '⁺',
+  '⁻ᵐ': '⁻',
+  'ᵐᵒᵖ': 'ᵃᵒᵖ',
 };
 
-/** Translate a token for the additive statement. */
+/** Translate a token for the additive statement, on its own (numerals and the notation that needs its neighbours: `additive.ts`). */
 export function translateTok(toks: Tok[], i: number): string {
   const t = toks[i];
   switch (t.k) {
@@ -220,8 +252,6 @@ export function translateTok(toks: Tok[], i: number): string {
       return t.v.startsWith('.') ? '.' + translateName(t.v.slice(1)) : translateName(t.v);
     case T.Proj:
       return '.' + translateComponent(t.v);
-    case T.Num:
-      return t.v === '1' ? '0' : t.v;
     case T.Op: {
       const next = toks[i + 1];
       if (t.v === '⁻¹' && next && next.s === t.e && next.v === "'") return t.v; // preimage

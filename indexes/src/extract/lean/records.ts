@@ -5,7 +5,8 @@
 import type { DeclKind, ExtractedDecl, Range } from '../record.js';
 import { lex, offsetToPos, plainTok } from './lex.js';
 import { renderBinder, type Binder } from './binders.js';
-import { joinMapped, translateTok } from './names.js';
+import { joinMapped } from './names.js';
+import { additiveText } from './additive.js';
 import type { Scope } from './scopes.js';
 import type { LeanFile } from './state.js';
 
@@ -31,16 +32,15 @@ export interface Proto {
 /** Translate identifier-like words and symbols of plain text for an additive twin. */
 export function translateWords(text: string): string {
   const res = lex(text);
-  return joinMapped(res.toks, 0, res.toks.length, translateTok);
+  return additiveText(res.toks, 0, res.toks.length);
 }
 
 function piece(f: LeanFile, p: Piece, additive: boolean, short: string): string {
   if (p.text !== undefined) return additive ? translateWords(p.text) : p.text;
   if (p.b <= p.a) return '';
   const nameIdx = p.nameIdx ?? -1;
-  return joinMapped(f.toks, p.a, p.b, (toks, i) =>
-    i === nameIdx ? short : additive ? translateTok(toks, i) : plainTok(toks, i),
-  );
+  if (additive) return additiveText(f.toks, p.a, p.b, nameIdx, short);
+  return joinMapped(f.toks, p.a, p.b, (toks, i) => (i === nameIdx ? short : plainTok(toks, i)));
 }
 
 function range(f: LeanFile, a: number, b: number): Range {

@@ -7,7 +7,7 @@ import type { SearchHit } from '../../engine/types.js';
 import { CODE_ACTION_KIND } from '../capabilities.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
 import { TAG } from './completion.js';
-import { langFor } from './context.js';
+import { langFor, syntaxFor } from './context.js';
 import type { FeatureContext } from './context.js';
 import { fileImports, importOptions, rankByImports, type FileImports } from './imports.js';
 import { inScope, queryAt } from './query.js';
@@ -37,7 +37,7 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const cfg = ctx.config();
   const text = doc.getText();
   const offset = doc.offsetAt(pos);
-  const { slot, prefixStart, prefix } = cursorContext(text, offset, ctx.flavor());
+  const { slot, prefixStart, prefix } = cursorContext(text, offset, syntaxFor(ctx, doc.uri));
   const fi = fileImports(ctx, doc.uri);
   const hits = await engine.search(query.text, { k: max, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, doc.uri), slot: slot?.tactic, pattern: false, ...inScope(query), ...importOptions(engine, fi) });
   const goalText = query.source === 'goal' ? query.text : undefined;
@@ -59,23 +59,23 @@ function insertAction(
   goalText: string | undefined,
   fi: FileImports | undefined,
 ): CodeAction {
-  const ins = ctx.flavor() === 'isabelle' ? isabelleInsertion(hit, slot) : leanInsertion(hit, slot, goalText);
+  const ins = syntaxFor(ctx, uri) === 'isabelle' ? isabelleInsertion(hit, slot) : leanInsertion(hit, slot, goalText);
   // Inside a slot, a half-typed name is replaced by the premise name.
   const from = slot && prefix ? prefixStart : offset;
   // an action leaves valid syntax: close a Lean rewrite/simp list the line leaves open
   const eol = text.indexOf('\n', offset);
   const lineRest = text.slice(offset, eol < 0 ? text.length : eol);
-  const close = ctx.flavor() !== 'isabelle' && slot?.kind === 'list' && !lineRest.includes(']') ? ']' : '';
+  const close = syntaxFor(ctx, uri) !== 'isabelle' && slot?.kind === 'list' && !lineRest.includes(']') ? ']' : '';
   const newText = separatorBefore(text.slice(0, from), slot) + ins.text + close;
   const doc = ctx.docs.get(uri)!;
   const range = { start: doc.positionAt(from), end: doc.positionAt(offset) };
   const needs = fi?.needs(hit);
   const importEdit = needs ? fi!.edit(needs, from) : undefined;
   return {
-    title: `Insert premise: ${ins.text}${needs ? ` (adds import ${needs})` : ''}`,
+    title: `Insert premise: ${ins.text}${importEdit ? ` (adds import ${fi!.label(needs!)})` : needs ? ` (needs import ${fi!.label(needs)})` : ''}`,
     kind: CODE_ACTION_KIND,
     edit: { documentChanges: [{ textDocument: { uri, version }, edits: [...(importEdit ? [importEdit] : []), { range, newText }] }] },
-    data: { [TAG]: { name: hit.name, form: ins.form, rank: hit.rank, ...(needs ? { needs } : {}) } },
+    data: { [TAG]: { name: hit.name, form: ins.form, rank: hit.rank, ...(needs ? { needs: fi!.label(needs) } : {}) } },
   };
 }
 

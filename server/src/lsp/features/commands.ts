@@ -9,7 +9,7 @@ import type { EditorChannel } from '../editor.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
 import { MAX_QUERY_CHARS, type PremiseSearch, type ScopeFilter, type SearchHit } from '../../engine/types.js';
 import { PatternError } from '../../engine/open.js';
-import { langFor, type FeatureContext } from './context.js';
+import { langFor, syntaxFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { llmClientFor } from './llm.js';
 import { searchWithLlm } from '../../llm/search.js';
@@ -97,7 +97,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
     if (!ctx.docs.get(a.uri)) throw new RpcError(ErrorCodes.InvalidParams, `unknown document ${a.uri} (not open in the editor)`);
     query = await queryAt(ctx, a.uri, a.position, ctx.config().goalTimeoutMs);
     const doc = ctx.docs.get(a.uri)!;
-    slot ??= cursorContext(doc.getText(), doc.offsetAt(a.position), ctx.flavor()).slot?.tactic;
+    slot ??= cursorContext(doc.getText(), doc.offsetAt(a.position), syntaxFor(ctx, a.uri)).slot?.tactic;
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.search needs a query or a uri and position');
   if (!query) return { query: '', source: 'none', results: [] };
   const cfg = ctx.config();
@@ -110,7 +110,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
     const module = fi?.needs(h);
     if (!module) return {};
     const edit = fi!.edit(module, before);
-    return { needsImport: module, ...(edit ? { importEdit: edit } : {}) };
+    return { needsImport: fi!.label(module), ...(edit ? { importEdit: edit } : {}) };
   };
   const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
   const llm = llmClientFor(cfg.llm);
@@ -156,14 +156,14 @@ export async function insertCommand(ctx: FeatureContext, editor: EditorChannel, 
   }
   const text = doc.getText();
   const offset = codePointBoundary(text, doc.offsetAt({ line: pos.line, character: pos.character }));
-  const { slot } = cursorContext(text, offset, ctx.flavor());
+  const { slot } = cursorContext(text, offset, syntaxFor(ctx, doc.uri));
   let insertion: string;
   // the premise picked (by name; a `text` insertion names one too when it is given)
   const info = typeof first!.name === 'string' ? (await ctx.engines.get())?.lookup(first!.name) : undefined;
   if (typeof first!.text === 'string') insertion = first!.text;
   else if (typeof first!.name === 'string') {
     if (!info) insertion = first!.name;
-    else insertion = ctx.flavor() === 'isabelle' ? isabelleInsertion(info, slot).text : leanInsertion(info, slot, undefined).text;
+    else insertion = syntaxFor(ctx, doc.uri) === 'isabelle' ? isabelleInsertion(info, slot).text : leanInsertion(info, slot, undefined).text;
   } else throw new RpcError(ErrorCodes.InvalidParams, 'premise-lsp.insert needs a name or a text');
   const newText = separatorBefore(text.slice(0, offset), slot) + insertion;
   const at = doc.positionAt(offset);
@@ -174,5 +174,5 @@ export async function insertCommand(ctx: FeatureContext, editor: EditorChannel, 
   const edits = [...(importEdit ? [importEdit] : []), { range: { start: at, end: at }, newText }];
   const edit = { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits }] };
   const r = await editor.request<{ applied?: boolean; failureReason?: string }>('workspace/applyEdit', { label: `Insert ${insertion}`, edit });
-  return { applied: Boolean(r?.applied), text: newText, failureReason: r?.failureReason, ...(importEdit ? { import: needs } : {}) };
+  return { applied: Boolean(r?.applied), text: newText, failureReason: r?.failureReason, ...(importEdit ? { import: fi!.label(needs!) } : {}) };
 }

@@ -14,7 +14,7 @@ import type { CompletionItem, CompletionList, Range, TextEdit } from 'vscode-lan
 import type { DeclKind } from '../../../../indexes/src/extract/record.js';
 import type { PremiseInfo, SearchHit } from '../../engine/types.js';
 import { codePointBoundary, cursorContext, type Slot } from '../text/context.js';
-import { langFor, type FeatureContext } from './context.js';
+import { langFor, syntaxFor, type FeatureContext } from './context.js';
 import { premiseMarkdown, shortName } from './present.js';
 import { fileImports, importOptions, rankByImports, type FileImports } from './imports.js';
 import { inScope, queryAt } from './query.js';
@@ -50,7 +50,7 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const text = doc.getText();
   const at = doc.offsetAt(position);
   const offset = codePointBoundary(text, at);
-  const { prefix, prefixStart, slot } = cursorContext(text, offset, ctx.flavor());
+  const { prefix, prefixStart, slot } = cursorContext(text, offset, syntaxFor(ctx, doc.uri));
   if (!wantsPremises(prefix, slot)) return { items: [], prefix, slot };
   const engine = ctx.engines.now();
   // No index (or an empty one): stay out of the way, and do not ask the prover for goals.
@@ -117,12 +117,14 @@ function pad(n: number): string {
 /** The import a premise needs, with its edit when that goes before the completion's own text; none when it needs none. */
 function importFor(fi: FileImports | undefined, h: PremiseInfo, before: number): { module: string; edit?: TextEdit } | undefined {
   const module = fi?.needs(h);
-  return module ? { module, edit: fi!.edit(module, before) } : undefined;
+  if (!module) return undefined;
+  const edit = fi!.edit(module, before);
+  return { module: fi!.label(module), ...(edit ? { edit } : {}) };
 }
 
 /** The documentation of a premise item: statement, docstring, module, and the import it needs. */
-function itemDocs(h: PremiseInfo, needs: string | undefined): { kind: 'markdown'; value: string } {
-  const note = needs ? `\n\nNeeds \`import ${needs}\` (added when picked).` : '';
+function itemDocs(h: PremiseInfo, needs: string | undefined, added = true): { kind: 'markdown'; value: string } {
+  const note = needs ? `\n\nNeeds \`import ${needs}\`${added ? ' (added when picked)' : ''}.` : '';
   return { kind: 'markdown', value: premiseMarkdown(h) + note };
 }
 
@@ -131,7 +133,7 @@ export function premiseItem(h: PremiseInfo & { rank?: number }, rank: number, ra
     label: h.name,
     kind: completionKind(h.kind),
     detail: needs ? `needs import ${needs.module}` : h.module,
-    documentation: itemDocs(h, needs?.module),
+    documentation: itemDocs(h, needs?.module, needs?.edit !== undefined),
     labelDetails: { description: h.module },
     sortText: 'b' + pad(rank),
     filterText: h.name,
@@ -181,5 +183,5 @@ export function resolveItem(ctx: FeatureContext, item: CompletionItem & { data: 
   const info = ctx.engines.now()?.lookup(name);
   if (!info) return item;
   const needs = typeof item.data.needs === 'string' ? item.data.needs : undefined;
-  return { ...item, documentation: itemDocs(info, needs) };
+  return { ...item, documentation: itemDocs(info, needs, Boolean(item.additionalTextEdits?.length)) };
 }

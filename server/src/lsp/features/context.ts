@@ -29,3 +29,13 @@ export function langFor(ctx: FeatureContext, uri?: string): Lang | undefined {
   if (id.startsWith('isabelle') || uri.endsWith('.thy')) return 'isabelle';
   return undefined;
 }
+
+/**
+ * Whose syntax a document is written in: the prover's, or (standalone, or a
+ * prover of another kind) the document's own language, so that an insertion into
+ * a `.thy` file is Isabelle's (`simp add: name`, no Lean `]`) whatever the server
+ * fronts; `generic` only when neither says.
+ */
+export function syntaxFor(ctx: FeatureContext, uri: string | undefined): Flavor {
+  return langFor(ctx, uri) ?? ctx.flavor();
+}

@@ -4,12 +4,16 @@
  * outside that closure needs an import: it is marked, ranked by the `imports`
  * setting (`prefer`: after the usable ones; `only`: left out; `any`: as found),
  * and picking it adds the import in the same edit, after the other imports.
+ * The edit comes from `headerImports(…).add` alone, which writes only names
+ * `module-names.ts` accepts and never inside a comment; a feature says it adds
+ * an import only when it carries that edit.
  */
 import { fileURLToPath } from 'node:url';
 import type { TextEdit } from 'vscode-languageserver';
 import { sourceOf } from '../../../../indexes/src/extract/walk.js';
 import { LRUCache } from 'lru-cache';
 import { headerImports, type HeaderImports } from '../../../../indexes/src/extract/imports.js';
+import { importSyntax } from '../../../../indexes/src/extract/module-names.js';
 import type { Lang } from '../../../../indexes/src/extract/record.js';
 import { headerScope, importableNames, orderByImports, type ImportPolicy, type ImportScope } from '../../../../indexes/src/module-imports.js';
 import type { ModuleImports, PremiseInfo, PremiseSearch, SearchOptions } from '../../engine/types.js';
@@ -26,6 +30,8 @@ export interface FileImports {
    * the edit it goes with must come later in the text, not overlap it).
    */
   edit(module: string, before?: number): TextEdit | undefined;
+  /** How to show a needed module: as the import writes it, or quoted as data when it cannot be imported (`module-names.ts`). */
+  label(module: string): string;
 }
 
 const MAX_CACHED = 64;
@@ -83,6 +89,7 @@ export function fileImports(ctx: FeatureContext, uri: string | undefined): FileI
       const at = doc.positionAt(ins.offset);
       return { range: { start: at, end: at }, newText: ins.text };
     },
+    label: (module) => importSyntax(module, lang) ?? `${JSON.stringify(module)} (not importable: not a valid ${lang === 'lean' ? 'module' : 'theory'} name)`,
   };
   byDoc.set(uri, { version: doc.version, graph, value });
   return value;

@@ -6,7 +6,7 @@ import { declarationBefore } from '../text/context.js';
 import { enclosingTheorem } from '../text/enclosing.js';
 import type { Position } from '../goals/types.js';
 import { MAX_QUERY_CHARS } from '../../engine/types.js';
-import { langFor, type FeatureContext } from './context.js';
+import { langFor, syntaxFor, type FeatureContext } from './context.js';
 
 export interface Query {
   text: string;
@@ -32,6 +32,6 @@ export async function queryAt(ctx: FeatureContext, uri: string, pos: Position, t
   const named = { scope: { exclude: theorem ? [theorem] : [], hidden: after, nearby: before.filter((n) => n !== theorem) } };
   if (state && state.text.trim()) return { text: state.text.slice(0, MAX_QUERY_CHARS), source: 'goal', goalSource: state.source, ...named };
   if (!doc) return undefined;
-  const decl = declarationBefore(doc.getText(), doc.offsetAt(pos), ctx.flavor());
+  const decl = declarationBefore(doc.getText(), doc.offsetAt(pos), syntaxFor(ctx, uri));
   return decl ? { text: decl.slice(0, MAX_QUERY_CHARS), source: 'declaration', ...named } : undefined;
 }

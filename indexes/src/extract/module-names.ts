@@ -1,0 +1,69 @@
+/**
+ * How a module or theory name is written in an import, and whether it can be
+ * written at all: the one check every import edit goes through (`imports.ts`'s
+ * `add`, which the language server's completions, code actions, search and
+ * insert commands all use) and that the walk applies to the files it finds
+ * (`walk.ts`: a file whose name cannot be imported is skipped, counted).
+ *
+ * Lean: a dotted path whose every component is a Lean identifier, written as it
+ * is, or one that `«…»` can quote (no `«`, `»`, no control, format or
+ * line-separator character), written quoted; a component that is a keyword
+ * (`end`, `import`, …) is quoted too. Isabelle: a theory name written bare when it
+ * is made of `A-Za-z0-9_'.`, else in double quotes, provided it holds no `"`,
+ * `\`, cartouche, backquote, white space, control or format character (Isabelle
+ * strings have no escape for a quote we would trust here). Anything else is
+ * never offered for import: a name is data from the disk or an index, and must
+ * never become code in the user's file.
+ */
+import type { Lang } from './record.js';
+import { isIdRest, isIdStart } from './lean/lex.js';
+
+/** Lean words that read as keywords, never as a module name component, when written bare. */
+const LEAN_KEYWORDS = new Set([
+  'import', 'prelude', 'module', 'public', 'meta', 'private', 'all', 'end', 'open', 'section', 'namespace', 'theorem', 'lemma',
+  'def', 'example', 'variable', 'universe', 'where', 'at', 'by', 'fun', 'have', 'show', 'from', 'then', 'else', 'if', 'do',
+  'let', 'in', 'match', 'with', 'instance', 'structure', 'class', 'inductive', 'axiom', 'abbrev', 'opaque', 'set_option',
+]);
+
+/** Characters no written name may hold: controls, format characters (bidi overrides included), line and paragraph separators. */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+function isLeanIdent(s: string): boolean {
+  let first = true;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (first ? !isIdStart(c) : !isIdRest(c)) return false;
+    first = false;
+  }
+  return !first;
+}
+
+/** A Lean module name as an import writes it (`Mathlib.Order.Basic`, `Foo.«2d»`), or undefined when it cannot be written safely. */
+export function leanModuleSyntax(module: string): string | undefined {
+  if (!module || module.length > 1000) return undefined;
+  const parts = module.split('.');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (!p || UNSAFE.test(p)) return undefined;
+    if (isLeanIdent(p) && !LEAN_KEYWORDS.has(p)) out.push(p);
+    else if (/[«»]/.test(p)) return undefined;
+    else out.push(`«${p}»`);
+  }
+  return out.join('.');
+}
+
+const ISABELLE_BARE = /^[A-Za-z0-9_'.]+$/;
+const ISABELLE_UNQUOTABLE = /["\\‹›`\s]/u;
+
+/** An Isabelle theory name as `imports` writes it (`Main`, `"HOL-Library.Multiset"`), or undefined when it cannot be written safely. */
+export function isabelleTheorySyntax(theory: string): string | undefined {
+  if (!theory || theory.length > 1000) return undefined;
+  if (ISABELLE_BARE.test(theory)) return theory;
+  if (ISABELLE_UNQUOTABLE.test(theory) || UNSAFE.test(theory)) return undefined;
+  return `"${theory}"`;
+}
+
+/** The name as an import of `lang` writes it, or undefined when it cannot be written safely (never offered for import). */
+export function importSyntax(module: string, lang: Lang): string | undefined {
+  return lang === 'lean' ? leanModuleSyntax(module) : isabelleTheorySyntax(module);
+}
