@@ -18,6 +18,13 @@ describe('parseQuery', () => {
     expect(q.hyps).toEqual(['x y : ℤ', 'h₀ : 0 < y']);
   });
 
+  it('reads a proof state written on one line, hypotheses apart from the goal', () => {
+    const q = parseQuery('x y : ℝ ⊢ |x + y| ≤ |x| + |y|');
+    expect(q.style).toBe('lean-state');
+    expect(q.hyps).toEqual(['x y : ℝ']);
+    expect(q.goal).toBe('|x + y| ≤ |x| + |y|');
+  });
+
   it('reads several goals from plainGoal output, the first being the main one', () => {
     const rendered = '```lean\ncase h\na : ℕ\n⊢ a ≤ a + 1\n```\n---\n```lean\nb : ℕ\n⊢ 0 < b\n```';
     const q = parseQuery(rendered);

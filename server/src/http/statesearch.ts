@@ -36,14 +36,6 @@ const MISSING: ApiResponse = {
   },
 };
 
-/**
- * The state as the engine reads one: a `⊢` that starts no line (`a b : ℕ ⊢ a + b = b + a`,
- * a state written on one line) starts one, so the hypotheses are read apart from the goal.
- */
-export function stateText(query: string): string {
-  return /^\s*⊢/m.test(query) ? query : query.replace(/\s*⊢/, '\n⊢');
-}
-
 export class StateSearchApi implements RouteSet {
   readonly routes: RouteSet['routes'] = {
     '/api/search': { GET: ({ query }) => this.search(query.get('query'), query.get('results'), query.get('rev')) },
@@ -61,7 +53,7 @@ export class StateSearchApi implements RouteSet {
     const n = Number.parseInt(results, 10);
     if (Number.isNaN(n)) return invalid("The 'results' parameter must be a valid number");
     if (n < 1 || n > STATESEARCH_MAX_RESULTS) return invalid(`The 'results' parameter must be a number from 1 to ${STATESEARCH_MAX_RESULTS}`);
-    const hits = await this.engine.search(withNotation(stateText(query)), { k: n, lang: 'lean', rerank: this.opts.rerank, mode: this.opts.mode });
+    const hits = await this.engine.search(withNotation(query), { k: n, lang: 'lean', rerank: this.opts.rerank, mode: this.opts.mode });
     return { status: 200, body: hits.map((h) => ({ name: h.name, formal_type: signatureOf(h), module: h.module, rev })) };
   }
 }
