@@ -11,12 +11,13 @@
  * an error string.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
 import { discoverSources, readConfigFile } from './extract/walk.js';
 import { VERSION } from './store/index-dir.js';
+import { isMarkedEntry } from './cache-marker.js';
 
 /**
  * The extractor's revision, in every cache key: a change of what extraction gives (here:
@@ -144,6 +145,14 @@ function readToolchain(root: string): string | undefined {
     return line && !line.includes('..') ? line : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function isRealDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -313,7 +322,7 @@ export function commitBuild(tmp: string, entry: CacheEntry): boolean {
   }
 }
 
-/** Remove build directories left by processes that are gone (a crash mid-build). */
+/** Remove build directories left by processes that are gone (a crash mid-build): only real directories premise-lsp marked as its own. */
 export function removeStaleBuilds(cache: string): void {
   let names: string[];
   try {
@@ -324,7 +333,9 @@ export function removeStaleBuilds(cache: string): void {
   for (const n of names) {
     const m = /\.tmp-(\d+)$/.exec(n);
     if (!m || alive(Number(m[1]))) continue;
-    rmSync(join(cache, n), { recursive: true, force: true });
+    const dir = join(cache, n);
+    if (!isRealDir(dir) || !isMarkedEntry(dir)) continue; // not ours: a user's file or directory with a look-alike name
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -344,7 +355,7 @@ export function pruneWorkspaceEntries(project: { name: string; root: string }, k
   const prefix = `${entryNamePart(project.name)}-workspace-`;
   for (const n of names) {
     const dir = join(cache, n);
-    if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir) continue;
+    if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir || !isMarkedEntry(dir)) continue;
     try {
       const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sources?: unknown };
       if (Array.isArray(m.sources) && m.sources.length === 1 && resolve(String(m.sources[0])) === project.root) rmSync(dir, { recursive: true, force: true });

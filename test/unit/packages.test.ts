@@ -17,6 +17,7 @@ import {
   workspaceKey,
   type LakeProject,
 } from '../../indexes/src/packages.js';
+import { markEntryDir } from '../../indexes/src/cache-marker.js';
 import { fakeToolchain, lakeFixture } from './lake-project.js';
 
 const project = (root: string): LakeProject => {
@@ -134,6 +135,7 @@ describe('cache keys and entries', () => {
     expect(new Set(entries.map((e) => e.dir)).size).toBe(2);
     // the older workspace entry of the same project is still found and pruned
     writeFileSync(join(entries[1]!.dir, 'manifest.json'), JSON.stringify({ sources: [f.root] }));
+    markEntryDir(entries[1]!.dir);
     f.write('Proj/More.lean', 'theorem more : True := trivial\n');
     const next = cacheEntries(project(f.root), 'enc', cache)[1]!;
     expect(next.dir).not.toBe(entries[1]!.dir);
@@ -208,10 +210,15 @@ describe('the Lean toolchain library', () => {
     const dead = buildDirFor(entry!, 2 ** 22 + 12345); // above Linux's pid_max default
     const live = buildDirFor(entry!, process.pid);
     mkdirSync(dead);
+    markEntryDir(dead);
     mkdirSync(live);
+    // a dead build's look-alike that premise-lsp did not mark (a user's, the cache root set to $HOME)
+    const theirs = buildDirFor(entry!, 2 ** 22 + 12346);
+    mkdirSync(theirs);
     removeStaleBuilds(cache);
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);
+    expect(existsSync(theirs)).toBe(true);
   });
 });
 
