@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSources } from '../../indexes/src/extract/walk.js';
@@ -43,6 +43,19 @@ describe('lakeProject', () => {
     expect(project(f.root).dependencies.map((d) => d.dir)).toEqual([join(f.root, 'vendor/other')]);
     f.manifest({ deplib: 'r2' }, { packagesDir: undefined });
     expect(project(f.root).dependencies.map((d) => d.name)).toEqual(['deplib']);
+  });
+
+  it('refuses a package linked to /, to the project or to a directory holding it, saying why', () => {
+    const f = lakeFixture();
+    symlinkSync('/', join(f.root, '.lake/packages/root'));
+    symlinkSync(join(f.root, '..'), join(f.root, '.lake/packages/up'));
+    f.manifest({ deplib: 'r1', root: 'r2', up: 'r3' });
+    const p = project(f.root);
+    expect(p.dependencies.map((d) => d.name)).toEqual(['deplib']);
+    expect(p.refusedPackages).toEqual([
+      `${join(f.root, '.lake/packages/root')}: a package that is the file system's root (/); not walked`,
+      `${join(f.root, '.lake/packages/up')}: a package that is a directory holding the project (${realpathSync(join(f.root, '..'))}); not walked`,
+    ]);
   });
 
   it('returns an error string for missing or corrupt manifests, never throws', () => {

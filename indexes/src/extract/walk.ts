@@ -295,6 +295,22 @@ export interface Discovered {
 }
 
 /**
+ * Why a package directory of a project (`.lake/packages/<pkg>`, a link there
+ * included) whose real path is `pkgReal` is not walked as a package, or
+ * undefined when it may be: the file system's root, the project itself or a
+ * directory holding it (a link to `/`, `..`, `~`) would walk the whole disk or
+ * the project again under other module names. Anywhere else (a checkout beside
+ * the project, inside it) is a package of its own. Test: test/unit/walk-links.test.ts.
+ */
+export function packageLinkRefused(pkgReal: string, projectReal: string): string | undefined {
+  if (dirname(pkgReal) === pkgReal) return `a package that is the file system's root (${pkgReal}); not walked`;
+  if (within(projectReal, pkgReal)) {
+    return `a package that is ${pkgReal === projectReal ? 'the project itself' : `a directory holding the project (${pkgReal})`}; not walked`;
+  }
+  return undefined;
+}
+
+/**
  * The source files under `inputs`. Each input is a source root, and so is each
  * package in its `.lake/packages` (a link there included: Lake allows it, and a
  * package's files are relative to the package); inside a root, a link whose
@@ -322,10 +338,14 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): D
       } catch (e) {
         w.warnings.push(`${packages}: ${(e as Error).message}`);
       }
+      const inputReal = realOrUndefined(input);
       for (const pkg of pkgs) {
         const dir = join(packages, pkg);
         const real = safeIsDir(dir) ? realOrUndefined(dir) : undefined;
-        if (real !== undefined) walkLakePackage(dir, real, real, w);
+        if (real === undefined) continue;
+        const refused = inputReal === undefined ? undefined : packageLinkRefused(real, inputReal);
+        if (refused) w.warnings.push(`${dir}: ${refused}`);
+        else walkLakePackage(dir, real, real, w);
       }
     }
     const real = realOrUndefined(input);

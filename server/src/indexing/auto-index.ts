@@ -85,6 +85,7 @@ interface Plan {
 async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
   const project = lakeProject(opts.root);
   if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
+  for (const r of project.refusedPackages ?? []) opts.log.warn(`automatic index: ${r}`);
   const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
   if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
   else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
