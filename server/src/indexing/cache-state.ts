@@ -8,10 +8,11 @@
  * leftover. A directory premise-lsp did not mark as its own is foreign
  * (indexes/src/cache-marker.ts) and is never removed.
  *
- * Judging reads the cache, never runs what it finds there: an Isabelle use that
- * recorded its own command is judged by the distribution it recorded (no
- * command started), and `isabelle` on PATH (the user's own) is asked only for a
- * use that recorded none. Test: test/cli/cache.test.ts ("never runs").
+ * Judging reads the cache, never runs what it finds there: an Isabelle use is
+ * judged by the distribution recorded with it (no command started); one
+ * recorded before that is judged by `isabelle` on PATH (the user's own) when it
+ * was served with that, else it is unknown. Tests: test/cli/cache-hostile.test.ts,
+ * test/protocol/auto-index-isabelle.test.ts.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -68,11 +69,13 @@ export async function cacheReport(cache: string, opts: CacheReportOptions = {}):
  */
 async function planDirs(u: ProjectUse, cache: string, opts: CacheReportOptions): Promise<Set<string> | undefined | 'unknown'> {
   if (!existsSync(u.root)) return undefined;
-  // never the recorded command: its recorded distribution, else no judgement
+  // never the recorded command: the recorded distribution; else `isabelle` on PATH (the user's own) for a
+  // use that was served with it; else no judgement
   let isabelleHome: AutoIndexOptions['isabelleHome'];
-  if (u.prover === 'isabelle' && u.isabelleCommand !== undefined) {
-    if (u.isabelleHome === undefined) return 'unknown';
+  if (u.prover === 'isabelle' && u.isabelleHome !== undefined) {
     isabelleHome = { home: u.isabelleHome, ...(u.isabelleHomeUser !== undefined ? { userHome: u.isabelleHomeUser } : {}) };
+  } else if (u.prover === 'isabelle' && u.isabelleCommand !== undefined && u.isabelleCommand !== 'isabelle') {
+    return 'unknown';
   }
   try {
     const plan = await autoIndexPlan({ root: u.root, prover: u.prover, ...(isabelleHome ? { isabelleHome } : {}), cache, env: opts.env, encoderDir: opts.encoderDir, log: new Logger(() => {}, 'error') });
