@@ -4,7 +4,7 @@
  * BM25 postings and, with an encoder, the fine-grained premise vectors
  * ½(f̂(Γp) + f̂(Gp)) and their ANN graph, then write the index directory.
  */
-import { copyFileSync, existsSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Encoder } from '../../models/src/encoder.js';
 import { extractFiles, type ParallelOptions } from './extract/parallel.js';
@@ -21,6 +21,7 @@ import { PremiseTable } from './store/premises.js';
 import { prepareOutDir } from './store/out-path.js';
 import { buildBeside } from './store/staging.js';
 import { dataDir } from './store/data-dir.js';
+import { readSidecarText } from './store/sidecar.js';
 import { phaseTimer } from './profile.js';
 import { Bm25Index, type TermRun } from './sparse/bm25.js';
 import { EXPORTS_FILE, EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExports, writeExternalRefs } from './external-refs.js';
@@ -305,8 +306,9 @@ async function addDenseInto(opts: AddDenseOptions): Promise<BuildSummary> {
   opts.onProgress?.({ phase: 'write', done: 0, total: 1 });
   prepareOutDir(opts.out);
   for (const f of [EXTERNAL_REFS_FILE, EXPORTS_FILE, IMPORTS_FILE]) {
-    const from = join(dataDir(opts.from), f);
-    if (existsSync(from)) copyFileSync(from, join(opts.out, f));
+    // checked as it is read (a regular file of its listed size), written as it was
+    const text = readSidecarText(opts.from, f);
+    if (text !== undefined) writeFileSync(join(opts.out, f), text);
   }
   const encoder = encoderRef(opts.encoder, opts.encoderDir);
   const manifest = n

@@ -5,11 +5,15 @@
  * server each time it serves the entry), and removing one. Only direct children
  * of the cache root named like an entry (`<name>-<kind>-<key12>`, or a build
  * beside one, `….tmp-<pid>`) that are real directories (not links) are ever
- * listed or removed: nothing outside the cache root, nothing else in it.
+ * listed, and of those only the ones marked as premise-lsp's (./cache-marker.ts)
+ * are ever removed: nothing outside the cache root, nothing else in it, no
+ * look-alike of a user's. What `used-by.json` records is data, never run: the
+ * Isabelle command a project used is kept to tell uses apart, not to be started.
  * Nothing here throws on a missing or unreadable cache.
  */
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isMarkedEntry } from './cache-marker.js';
 import type { EntryKind } from './packages.js';
 import { alive } from './store/staging.js';
 
@@ -20,8 +24,11 @@ export const USED_BY_FILE = 'used-by.json';
 export interface ProjectUse {
   root: string;
   prover: 'lean' | 'isabelle';
-  /** The command that starts Isabelle, when it was not `isabelle` on PATH. */
+  /** The command that starts Isabelle, when it was not `isabelle` on PATH (recorded, never run by a reader of the cache). */
   isabelleCommand?: string;
+  /** The Isabelle distribution that use found (`ISABELLE_HOME`, `ISABELLE_HOME_USER`): what a reader judges it by. */
+  isabelleHome?: string;
+  isabelleHomeUser?: string;
   /** Milliseconds since the epoch. */
   lastUsed: number;
 }
@@ -39,6 +46,8 @@ export interface EntryDir {
   key: string;
   /** Its manifest is in place (an entry is moved in only when complete). */
   complete: boolean;
+  /** premise-lsp marked it as its own (./cache-marker.ts): only such a directory is ever removed. */
+  marked: boolean;
   /** A build directory (`….tmp-<pid>`) and whether its process still runs. */
   build?: { pid: number; running: boolean };
   bytes: number;
@@ -71,9 +80,18 @@ export function readUsedBy(dir: string): ProjectUse[] {
   const list = (data as { projects?: unknown })?.projects;
   if (!Array.isArray(list)) return [];
   return list.flatMap((u): ProjectUse[] => {
-    const { root, prover, isabelleCommand, lastUsed } = (u ?? {}) as Record<string, unknown>;
+    const { root, prover, isabelleCommand, isabelleHome, isabelleHomeUser, lastUsed } = (u ?? {}) as Record<string, unknown>;
     if (typeof root !== 'string' || (prover !== 'lean' && prover !== 'isabelle') || typeof lastUsed !== 'number') return [];
-    return [{ root, prover, lastUsed, ...(typeof isabelleCommand === 'string' ? { isabelleCommand } : {}) }];
+    return [
+      {
+        root,
+        prover,
+        lastUsed,
+        ...(typeof isabelleCommand === 'string' ? { isabelleCommand } : {}),
+        ...(typeof isabelleHome === 'string' ? { isabelleHome } : {}),
+        ...(typeof isabelleHomeUser === 'string' ? { isabelleHomeUser } : {}),
+      },
+    ];
   });
 }
 
@@ -100,6 +118,7 @@ export function listEntryDirs(cache: string): EntryDir[] {
       kind: m[2] as EntryKind,
       key: m[3]!,
       complete: pid === undefined && isFile(join(dir, 'manifest.json')),
+      marked: isMarkedEntry(dir),
       ...(pid === undefined ? {} : { build: { pid, running: alive(pid) } }),
       bytes: treeBytes(dir),
       usedBy,
@@ -109,11 +128,11 @@ export function listEntryDirs(cache: string): EntryDir[] {
   return out;
 }
 
-/** Remove one entry directory of the cache root; refuses anything else (returns false). */
+/** Remove one entry directory of the cache root, marked as premise-lsp's; refuses anything else (returns false). */
 export function removeEntryDir(cache: string, entry: Pick<EntryDir, 'name'>): boolean {
   const root = resolve(cache);
   const dir = join(root, entry.name);
-  if (!ENTRY_NAME.test(entry.name) || resolve(dir, '..') !== root || !isRealDir(dir)) return false;
+  if (!ENTRY_NAME.test(entry.name) || resolve(dir, '..') !== root || !isRealDir(dir) || !isMarkedEntry(dir)) return false;
   rmSync(dir, { recursive: true, force: true });
   return true;
 }

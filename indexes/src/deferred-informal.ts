@@ -8,13 +8,14 @@
  * builds the field from it and the finished index is the one a single build
  * writes (test/unit/deferred-informal.test.ts compares them byte for byte).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PremiseRecord } from './extract/record.js';
 import { buildInformalField } from './sparse/fields.js';
 import type { Bm25Index } from './sparse/bm25.js';
 import type { PremiseTable } from './store/premises.js';
 import { dataDir } from './store/data-dir.js';
+import { readSidecarText } from './store/sidecar.js';
 
 export const DEFERRED_INFORMAL_FILE = 'deferred-informal.json';
 const FORMAT = 'premise-lsp-deferred-informal';
@@ -51,9 +52,11 @@ export function hasDeferredInformal(dir: string): boolean {
 /** The sidecar of `dir`, checked against its `premises` premises; throws with the file's name when it does not fit. */
 export function readDeferredInformal(dir: string, premises: number): DeferredInformal {
   const path = join(dataDir(dir), DEFERRED_INFORMAL_FILE);
+  const text = readSidecarText(dir, DEFERRED_INFORMAL_FILE);
+  if (text === undefined) throw new Error(`${path}: cannot read (no such file)`);
   let d: { format?: unknown; contexts?: unknown; ids?: unknown };
   try {
-    d = JSON.parse(readFileSync(path, 'utf8'));
+    d = JSON.parse(text);
   } catch (e) {
     throw new Error(`${path}: cannot read (${(e as Error).message})`);
   }

@@ -5,12 +5,13 @@
  * count them in the popularity prior and graph votes of the index they point
  * into when both are opened together.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AliasTargets } from './extract/alias-types.js';
 import type { PremiseRecord } from './extract/record.js';
 import { PremiseTable } from './store/premises.js';
 import { dataDir } from './store/data-dir.js';
+import { readSidecarText } from './store/sidecar.js';
 
 export const EXTERNAL_REFS_FILE = 'external-refs.json';
 const FORMAT = 'premise-lsp-external-refs';
@@ -59,11 +60,12 @@ export function writeExports(dir: string, exports: ReadonlyMap<string, string>):
 
 /** An index's `export` names (empty without the file, as in an index built before it existed); throws, naming the file, when it is malformed. */
 export function readExports(dir: string): Map<string, string> {
-  const path = join(dir, EXPORTS_FILE);
-  if (!existsSync(path)) return new Map();
+  const path = join(dataDir(dir), EXPORTS_FILE);
+  const text = readSidecarText(dir, EXPORTS_FILE);
+  if (text === undefined) return new Map();
   let x: { format?: unknown; names?: unknown; targets?: unknown };
   try {
-    x = JSON.parse(readFileSync(path, 'utf8'));
+    x = JSON.parse(text);
   } catch (e) {
     throw new Error(`${path}: not valid JSON (${(e as Error).message}); delete the index to rebuild it`);
   }
@@ -105,15 +107,17 @@ export function writeExternalRefs(dir: string, x: ExternalRefs): void {
 /**
  * The external references of the index in `dir`, as names per premise id of an
  * index of `size` premises; undefined when it has none. Throws, naming the file,
- * when the file is malformed.
+ * when the file is malformed, not a regular file, or not the size its manifest
+ * lists (./store/sidecar.ts).
  */
 export function readExternalRefs(dir: string, size: number): Map<number, string[]> | undefined {
   const path = join(dataDir(dir), EXTERNAL_REFS_FILE);
-  if (!existsSync(path)) return undefined;
+  const text = readSidecarText(dir, EXTERNAL_REFS_FILE);
+  if (text === undefined) return undefined;
   const bad = (why: string) => new Error(`${path}: ${why}; delete the index to rebuild it`);
   let x: Partial<ExternalRefs> & { format?: unknown };
   try {
-    x = JSON.parse(readFileSync(path, 'utf8'));
+    x = JSON.parse(text);
   } catch (e) {
     throw bad(`not valid JSON (${(e as Error).message})`);
   }

@@ -7,11 +7,11 @@
  * module counts as importable (nothing is hidden or marked that could not be
  * judged).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headerImports, type HeaderImports } from './extract/imports.js';
 import type { Lang } from './extract/record.js';
-import { dataDir } from './store/data-dir.js';
+import { readSidecarText } from './store/sidecar.js';
 
 export const IMPORTS_FILE = 'imports.json';
 const FORMAT = 'premise-lsp-imports';
@@ -42,13 +42,17 @@ export function writeModuleImports(dir: string, imports: ModuleImports): void {
   writeFileSync(join(dir, IMPORTS_FILE), JSON.stringify({ format: FORMAT, modules }) + '\n');
 }
 
-/** An index directory's module imports; empty for an index without them (built before they were recorded). */
+/**
+ * An index directory's module imports; empty for an index without them (built before they were
+ * recorded). Read only as a regular file of the size its manifest lists (./store/sidecar.ts).
+ */
 export function readModuleImports(dir: string): ModuleImports {
-  const path = join(dataDir(dir), IMPORTS_FILE);
-  if (!existsSync(path)) return new Map();
+  const path = join(dir, IMPORTS_FILE);
+  const text = readSidecarText(dir, IMPORTS_FILE);
+  if (text === undefined) return new Map();
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (e) {
     throw new Error(`${path}: not valid JSON (${(e as Error).message}); rebuild the index`);
   }

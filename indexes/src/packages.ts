@@ -11,12 +11,13 @@
  * an error string.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
-import { discoverSources, readConfigFile } from './extract/walk.js';
+import { discoverSources, packageLinkRefused, readConfigFile } from './extract/walk.js';
 import { VERSION } from './store/index-dir.js';
+import { isMarkedEntry } from './cache-marker.js';
 
 /**
  * The extractor's revision, in every cache key: a change of what extraction gives (here:
@@ -39,6 +40,8 @@ export interface LakeProject {
   dependencies: LakeDependency[];
   /** The project's `lean-toolchain` (e.g. `leanprover/lean4:v4.21.0-rc3`), when it has one. */
   toolchain?: string;
+  /** Packages of the manifest not indexed, with the reason (a link to `/`, or to the project or a directory holding it). */
+  refusedPackages?: string[];
 }
 
 /** A Lean toolchain's library sources: `<dir>/Init`, `<dir>/Std`… */
@@ -125,17 +128,32 @@ export function lakeProject(root: string): LakeProject | string {
   const rel = relative(root, resolve(root, packagesDir));
   if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return `${file}: packagesDir ${JSON.stringify(packagesDir)} is not inside the project`;
   const dependencies: LakeDependency[] = [];
+  const refusedPackages: string[] = [];
   for (const p of manifest.packages) {
     if (typeof p !== 'object' || p === null) continue;
     const { name, rev } = p as { name?: unknown; rev?: unknown };
     if (typeof name !== 'string' || !name || name.includes('/') || name.includes('\\') || name === '..' || name === '.') continue;
     const dir = join(root, packagesDir, name);
     if (!isDir(dir)) continue;
+    // a package linked to `/`, the project or a directory holding it is never indexed (./extract/walk.ts)
+    const refused = packageLinkRefused(realpathOr(dir), realpathOr(root));
+    if (refused) {
+      refusedPackages.push(`${dir}: ${refused}`);
+      continue;
+    }
     dependencies.push({ name, rev: typeof rev === 'string' ? rev : '', dir });
   }
   dependencies.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const name = typeof manifest.name === 'string' && manifest.name ? manifest.name : basename(root);
-  return { root, name: safeName(name), dependencies, toolchain };
+  return { root, name: safeName(name), dependencies, toolchain, ...(refusedPackages.length ? { refusedPackages } : {}) };
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
 }
 
 function readToolchain(root: string): string | undefined {
@@ -144,6 +162,14 @@ function readToolchain(root: string): string | undefined {
     return line && !line.includes('..') ? line : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function isRealDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -313,7 +339,7 @@ export function commitBuild(tmp: string, entry: CacheEntry): boolean {
   }
 }
 
-/** Remove build directories left by processes that are gone (a crash mid-build). */
+/** Remove build directories left by processes that are gone (a crash mid-build): only real directories premise-lsp marked as its own. */
 export function removeStaleBuilds(cache: string): void {
   let names: string[];
   try {
@@ -324,7 +350,9 @@ export function removeStaleBuilds(cache: string): void {
   for (const n of names) {
     const m = /\.tmp-(\d+)$/.exec(n);
     if (!m || alive(Number(m[1]))) continue;
-    rmSync(join(cache, n), { recursive: true, force: true });
+    const dir = join(cache, n);
+    if (!isRealDir(dir) || !isMarkedEntry(dir)) continue; // not ours: a user's file or directory with a look-alike name
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -344,7 +372,7 @@ export function pruneWorkspaceEntries(project: { name: string; root: string }, k
   const prefix = `${entryNamePart(project.name)}-workspace-`;
   for (const n of names) {
     const dir = join(cache, n);
-    if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir) continue;
+    if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir || !isMarkedEntry(dir)) continue;
     try {
       const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sources?: unknown };
       if (Array.isArray(m.sources) && m.sources.length === 1 && resolve(String(m.sources[0])) === project.root) rmSync(dir, { recursive: true, force: true });

@@ -56,11 +56,18 @@ async function main(argv: string[]): Promise<number> {
   return (await load())(rest);
 }
 
-// `premise-lsp extract | head` closes stdout early: that is not an error
+// `premise-lsp extract | head` closes stdout early: that is not an error; any other write
+// error (a full disk, `> /dev/full`) is one line, not a stack (test/cli/output-errors.test.ts)
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`premise-lsp: cannot write the output: ${writeFailure(e)}\n`);
+  process.exit(1);
 });
+
+function writeFailure(e: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = { ENOSPC: 'no space left on device', EIO: 'input/output error', EDQUOT: 'disk quota exceeded', EFBIG: 'file too large', EBADF: 'standard output is closed' };
+  return e.code ? `${why[e.code] ?? e.message} (${e.code})` : e.message;
+}
 
 main(process.argv.slice(2)).then(
   (code) => {

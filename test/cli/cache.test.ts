@@ -84,6 +84,7 @@ describe('query --project and the cache commands', () => {
     symlinkSync(outside, join(cache, 'proj-workspace-aaaaaaaaaaaa'));
     // a build whose process is gone, and an entry no use is recorded in
     mkdirSync(join(cache, 'proj-workspace-bbbbbbbbbbbb.tmp-2147483646'));
+    writeFileSync(join(cache, 'proj-workspace-bbbbbbbbbbbb.tmp-2147483646', '.premise-lsp-entry'), ''); // made by a build of ours
     const ws = readdirSync(cache).find((n) => /^proj-workspace-[0-9a-f]{12}$/.test(n) && n !== 'proj-workspace-aaaaaaaaaaaa')!;
     cpSync(join(cache, ws), join(cache, 'other-workspace-cccccccccccc'), { recursive: true });
     rmSync(join(cache, 'other-workspace-cccccccccccc', 'used-by.json'));

@@ -41,6 +41,18 @@ describe('extract on hostile trees', () => {
     expect(r.err).toContain('1 links leaving their source not followed (--follow-links)');
   });
 
+  it('a .lake/packages/<pkg> link to / is not walked as a package, and is counted', { timeout: 90_000 }, () => {
+    const dir = join(tmp, 'pkg-root-link');
+    mkdirSync(join(dir, '.lake', 'packages'), { recursive: true });
+    writeFileSync(join(dir, 'One.lean'), LEMMA);
+    symlinkSync('/', join(dir, '.lake', 'packages', 'everything'));
+    const r = run(['extract', dir]);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').map((l) => JSON.parse(l).name)).toEqual(['Deep.deep_one']);
+    expect(r.err).toContain('1 warning');
+  });
+
   it('--follow-links follows a link out of the source', { timeout: 90_000 }, () => {
     const outside = join(tmp, 'outside');
     mkdirSync(outside);

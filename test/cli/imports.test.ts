@@ -4,7 +4,7 @@
  * imported by nobody; Imp/Use.lean imports Imp.A alone).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,23 @@ describe('query with what the file imports', () => {
     const first = run(['query', '--index', join(tmp, 'no-such-index'), '--imported-modules', 'Imp.A', '--imports', 'sometimes', QUERY]);
     expect(first.code).toBe(2);
     expect(first.err).toMatch(/--imports must be one of/);
+  });
+
+  it('--imports-from a FIFO, a directory or a huge file: a usage error at once, never a hang', { timeout: 120_000 }, () => {
+    const fifo = join(tmp, 'Pipe.lean');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // a hang guard far above what it needs: a stall fails on the signal
+    const r = spawnSync(process.execPath, [CLI, 'query', '--index', index, '--imports-from', fifo, QUERY], { encoding: 'utf8', cwd: ROOT, timeout: 30_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`--imports-from: cannot read ${fifo} (not a regular file)`);
+    mkdirSync(join(tmp, 'Dir.lean'));
+    expect(run(['query', '--index', index, '--imports-from', join(tmp, 'Dir.lean'), QUERY]).err).toContain('(a directory)');
+    const huge = join(tmp, 'Huge.lean');
+    writeFileSync(huge, '');
+    truncateSync(huge, 4 * 2 ** 20 + 1);
+    const big = run(['query', '--index', index, '--imports-from', huge, QUERY]);
+    expect(big.code).toBe(2);
+    expect(big.err).toContain(`--imports-from: cannot read ${huge} (larger than 4 MiB)`);
   });
 });

@@ -4,6 +4,7 @@
  * `$ISABELLE_HOME_USER/ROOTS` (the AFP) and the workspace's own sessions, each
  * cached, HOL shared by every workspace on the same distribution.
  */
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -82,5 +83,15 @@ describe('automatic index of an Isabelle workspace', () => {
     expect(await searchNames(second, 'zorp add commute')).toContain('Zorp.zorp_add_commute');
     await stderrSays(second, 'engine upgraded');
     await second.shutdown();
-  }, 90_000);
+
+    // the cache judged by the distribution each use recorded: no isabelle on PATH needed (none is run)
+    const listed = spawnSync(process.execPath, [SERVE, 'cache', 'list', '--json'], { encoding: 'utf8', env: { ...process.env, PREMISE_LSP_CACHE: cache, PATH: '/usr/bin:/bin' }, timeout: 60_000 });
+    const states = (JSON.parse(listed.stdout).entries as { name: string; state: string }[]).map((e) => [e.name.replace(/-[0-9a-f]{12}$/, ''), e.state]);
+    expect(states).toEqual([
+      ['isabelle-Isabelle2099-afp', 'fresh'],
+      ['isabelle-Isabelle2099-hol', 'fresh'],
+      ['mine-workspace', 'fresh'],
+      ['other-workspace', 'fresh'],
+    ]);
+  }, 120_000);
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDense, buildIndex } from '../../indexes/src/build.js';
 import { DEFERRED_INFORMAL_FILE } from '../../indexes/src/deferred-informal.js';
@@ -48,9 +49,16 @@ describe('the informal field deferred to the dense step', () => {
   it('refuses a sidecar that does not fit the index', async () => {
     const staged = join(root, 'bad');
     await buildIndex({ sources, out: staged, deferInformal: true });
-    writeFileSync(join(staged, DEFERRED_INFORMAL_FILE), JSON.stringify({ format: 'premise-lsp-deferred-informal', version: 1, contexts: [], ids: [0] }));
+    const bad = Buffer.from(JSON.stringify({ format: 'premise-lsp-deferred-informal', version: 1, contexts: [], ids: [0] }));
+    writeFileSync(join(staged, DEFERRED_INFORMAL_FILE), bad);
     const encoder = await loadEncoder(TINY_ENCODER);
     try {
+      // replaced without the manifest: refused on its size
+      await expect(addDense({ from: staged, out: join(root, 'bad-full'), encoder })).rejects.toThrow(/deferred-informal\.json: size \d+ bytes, manifest says/);
+      // with the manifest made to list it: refused on what it says
+      const m = JSON.parse(readFileSync(join(staged, 'manifest.json'), 'utf8'));
+      m.files[DEFERRED_INFORMAL_FILE] = { bytes: bad.length, crc32: crc32(bad) };
+      writeFileSync(join(staged, 'manifest.json'), JSON.stringify(m));
       await expect(addDense({ from: staged, out: join(root, 'bad-full'), encoder })).rejects.toThrow(/deferred-informal\.json: not the deferred informal field/);
     } finally {
       await encoder.dispose();

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSources } from '../../indexes/src/extract/walk.js';
@@ -17,6 +17,7 @@ import {
   workspaceKey,
   type LakeProject,
 } from '../../indexes/src/packages.js';
+import { markEntryDir } from '../../indexes/src/cache-marker.js';
 import { fakeToolchain, lakeFixture } from './lake-project.js';
 
 const project = (root: string): LakeProject => {
@@ -42,6 +43,19 @@ describe('lakeProject', () => {
     expect(project(f.root).dependencies.map((d) => d.dir)).toEqual([join(f.root, 'vendor/other')]);
     f.manifest({ deplib: 'r2' }, { packagesDir: undefined });
     expect(project(f.root).dependencies.map((d) => d.name)).toEqual(['deplib']);
+  });
+
+  it('refuses a package linked to /, to the project or to a directory holding it, saying why', () => {
+    const f = lakeFixture();
+    symlinkSync('/', join(f.root, '.lake/packages/root'));
+    symlinkSync(join(f.root, '..'), join(f.root, '.lake/packages/up'));
+    f.manifest({ deplib: 'r1', root: 'r2', up: 'r3' });
+    const p = project(f.root);
+    expect(p.dependencies.map((d) => d.name)).toEqual(['deplib']);
+    expect(p.refusedPackages).toEqual([
+      `${join(f.root, '.lake/packages/root')}: a package that is the file system's root (/); not walked`,
+      `${join(f.root, '.lake/packages/up')}: a package that is a directory holding the project (${realpathSync(join(f.root, '..'))}); not walked`,
+    ]);
   });
 
   it('returns an error string for missing or corrupt manifests, never throws', () => {
@@ -134,6 +148,7 @@ describe('cache keys and entries', () => {
     expect(new Set(entries.map((e) => e.dir)).size).toBe(2);
     // the older workspace entry of the same project is still found and pruned
     writeFileSync(join(entries[1]!.dir, 'manifest.json'), JSON.stringify({ sources: [f.root] }));
+    markEntryDir(entries[1]!.dir);
     f.write('Proj/More.lean', 'theorem more : True := trivial\n');
     const next = cacheEntries(project(f.root), 'enc', cache)[1]!;
     expect(next.dir).not.toBe(entries[1]!.dir);
@@ -208,10 +223,15 @@ describe('the Lean toolchain library', () => {
     const dead = buildDirFor(entry!, 2 ** 22 + 12345); // above Linux's pid_max default
     const live = buildDirFor(entry!, process.pid);
     mkdirSync(dead);
+    markEntryDir(dead);
     mkdirSync(live);
+    // a dead build's look-alike that premise-lsp did not mark (a user's, the cache root set to $HOME)
+    const theirs = buildDirFor(entry!, 2 ** 22 + 12346);
+    mkdirSync(theirs);
     removeStaleBuilds(cache);
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);
+    expect(existsSync(theirs)).toBe(true);
   });
 });
 

@@ -3,11 +3,11 @@
  * judged against the source root being walked (an input, or one package of its
  * `.lake/packages`, itself possibly a link), on real trees in temp dirs.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSources, lakeRootsUnder } from '../../indexes/src/extract/walk.js';
+import { discoverSources, lakeRootsUnder, packageLinkRefused } from '../../indexes/src/extract/walk.js';
 import { SourcePaths } from '../../indexes/src/source-paths.js';
 
 const LEMMA = (ns: string) => `namespace ${ns}\n\ntheorem t_${ns.toLowerCase()} : True := trivial\n\nend ${ns}\n`;
@@ -124,5 +124,28 @@ describe('.lake/packages and its packages may be links (each package is a root o
     const paths = new SourcePaths([join(base, 'proj')]);
     expect(paths.resolve('Dep/Basic.lean')).toBe(join(base, 'proj/.lake/packages/dep/Dep/Basic.lean'));
     expect(paths.resolve('../secret/Secret.lean')).toBeUndefined();
+  });
+  it('a package linked to the project or a directory holding it is refused with a counted warning', () => {
+    const { base, write } = tree();
+    write('proj/lakefile.lean', 'import Lake\nopen Lake DSL\npackage proj\n@[default_target] lean_lib Proj\n');
+    write('proj/Proj/Main.lean', LEMMA('Proj'));
+    write('Sibling.lean', LEMMA('Sibling'));
+    mkdirSync(join(base, 'proj/.lake/packages'), { recursive: true });
+    symlinkSync(base, join(base, 'proj/.lake/packages/up'));
+    symlinkSync('../..', join(base, 'proj/.lake/packages/self'));
+    const d = discoverSources([join(base, 'proj')]);
+    expect(d.files.map((f) => `${f.module} ${f.rel}`)).toEqual(['Proj.Main Proj/Main.lean']);
+    expect(d.warnings).toEqual([
+      `${join(base, 'proj/.lake/packages/self')}: a package that is the project itself; not walked`,
+      `${join(base, 'proj/.lake/packages/up')}: a package that is a directory holding the project (${realpathSync(base)}); not walked`,
+    ]);
+  });
+
+  it('the file system root is never a package (the walk itself: test/cli/hostile-input.test.ts)', () => {
+    expect(packageLinkRefused('/', '/home/u/proj')).toBe("a package that is the file system's root (/); not walked");
+    expect(packageLinkRefused('/home/u', '/home/u/proj')).toBe('a package that is a directory holding the project (/home/u); not walked');
+    expect(packageLinkRefused('/home/u/src/mathlib4', '/home/u/proj')).toBeUndefined();
+    expect(packageLinkRefused('/home/u/proj/vendor/dep', '/home/u/proj')).toBeUndefined();
+    expect(packageLinkRefused('/home/u/pro', '/home/u/proj')).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { leanLakefileLibraries, tomlLakefileLibraries, type LakefileLibraries } from './lakefile.js';
 import type { Lang } from './record.js';
 import { importSyntax } from './module-names.js';
 
@@ -151,37 +152,32 @@ function walkPackage(start: string, startReal: string, boundary: string, w: Walk
  * read (a warning in `warnings`: the directory is then walked as a plain tree).
  */
 export function lakeLibraries(root: string, warnings: string[] = []): string[] | undefined {
-  const name = String.raw`«[^»]+»|[A-Za-z_][\w.]*`;
-  const unquote = (n: string) => n.replace(/^«|»$/g, '');
   const lean = join(root, 'lakefile.lean');
   const toml = join(root, 'lakefile.toml');
-  let all: string[] = [];
-  let defaults: string[] = [];
   const read = (file: string): string | undefined => {
     try {
-      return readConfigFile(file);
+      return readConfigFile(file, MAX_LAKEFILE_BYTES);
     } catch (e) {
       warnings.push(`${file}: not read (${(e as Error).message}); ${root} walked as a plain directory`);
       return undefined;
     }
   };
+  let found: LakefileLibraries;
   if (existsSync(lean)) {
     const text = read(lean);
     if (text === undefined) return undefined;
-    for (const m of text.matchAll(new RegExp(String.raw`(@\[default_target\]\s*)?lean_lib\s+(${name})`, 'g'))) {
-      all.push(unquote(m[2]!));
-      if (m[1]) defaults.push(unquote(m[2]!));
-    }
+    found = leanLakefileLibraries(text);
   } else if (existsSync(toml)) {
     const text = read(toml);
     if (text === undefined) return undefined;
-    for (const m of text.matchAll(/\[\[lean_lib\]\]\s*\n\s*name\s*=\s*"([^"]+)"/g)) all.push(m[1]!);
-    const dt = /defaultTargets\s*=\s*\[([^\]]*)\]/.exec(text);
-    if (dt) defaults = [...dt[1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((n) => all.includes(n));
+    found = tomlLakefileLibraries(text);
   } else return undefined;
-  const libs = defaults.length ? defaults : all;
+  const libs = found.defaults.length ? found.defaults : found.all;
   return libs.length ? libs : undefined;
 }
+
+/** A lakefile larger than this is not read (Mathlib's is 6 KiB): ./lakefile.ts reads what it is given in linear time, but on the server's main thread. */
+const MAX_LAKEFILE_BYTES = 1024 * 1024;
 
 /** Project files (lakefiles, `lake-manifest.json`, `lean-toolchain`) are small; larger ones are not read. */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -190,10 +186,10 @@ const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  * A project's configuration file as text. Throws, saying why, for what is not a
  * regular file (a FIFO would block for ever, a directory fails) or is too large.
  */
-export function readConfigFile(file: string): string {
+export function readConfigFile(file: string, maxBytes = MAX_CONFIG_BYTES): string {
   const st = statSync(file);
   if (!st.isFile()) throw new Error(st.isDirectory() ? 'a directory' : 'not a regular file');
-  if (st.size > MAX_CONFIG_BYTES) throw new Error('larger than 4 MiB');
+  if (st.size > maxBytes) throw new Error(`larger than ${maxBytes / (1024 * 1024)} MiB, the limit for this file`);
   return readFileSync(file, 'utf8');
 }
 
@@ -314,6 +310,22 @@ export interface Discovered {
 }
 
 /**
+ * Why a package directory of a project (`.lake/packages/<pkg>`, a link there
+ * included) whose real path is `pkgReal` is not walked as a package, or
+ * undefined when it may be: the file system's root, the project itself or a
+ * directory holding it (a link to `/`, `..`, `~`) would walk the whole disk or
+ * the project again under other module names. Anywhere else (a checkout beside
+ * the project, inside it) is a package of its own. Test: test/unit/walk-links.test.ts.
+ */
+export function packageLinkRefused(pkgReal: string, projectReal: string): string | undefined {
+  if (dirname(pkgReal) === pkgReal) return `a package that is the file system's root (${pkgReal}); not walked`;
+  if (within(projectReal, pkgReal)) {
+    return `a package that is ${pkgReal === projectReal ? 'the project itself' : `a directory holding the project (${pkgReal})`}; not walked`;
+  }
+  return undefined;
+}
+
+/**
  * The source files under `inputs`. Each input is a source root, and so is each
  * package in its `.lake/packages` (a link there included: Lake allows it, and a
  * package's files are relative to the package); inside a root, a link whose
@@ -341,10 +353,14 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): D
       } catch (e) {
         w.warnings.push(`${packages}: ${(e as Error).message}`);
       }
+      const inputReal = realOrUndefined(input);
       for (const pkg of pkgs) {
         const dir = join(packages, pkg);
         const real = safeIsDir(dir) ? realOrUndefined(dir) : undefined;
-        if (real !== undefined) walkLakePackage(dir, real, real, w);
+        if (real === undefined) continue;
+        const refused = inputReal === undefined ? undefined : packageLinkRefused(real, inputReal);
+        if (refused) w.warnings.push(`${dir}: ${refused}`);
+        else walkLakePackage(dir, real, real, w);
       }
     }
     const real = realOrUndefined(input);

@@ -6,6 +6,8 @@
  *   informal.bin    BM25 postings of the informal (English) side of each premise
  *   dense.bin       int8 premise vectors + per-row scales (exact rescoring)
  *   dense.usearch   usearch HNSW graph over the same vectors (candidate search)
+ *   *.json          sidecars (imports, external references, exports, deferred informal
+ *                   field), listed when present; read through ./sidecar.ts
  * Every file's size and CRC-32 are checked against the manifest before use, so a
  * corrupt or truncated index fails with an error naming the file rather than
  * showing corrupted premises or crashing the native usearch loader.
@@ -111,7 +113,8 @@ export async function writeDenseFiles(dir: string, dense: NonNullable<IndexConte
  * last, atomically: it marks the directory complete.
  */
 export function writeManifest(dir: string, m: { premises: number; encoder?: EncoderRef; sources: string[]; stats: Record<string, number> }): Manifest {
-  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : [])];
+  const sidecars = SIDECAR_FILES.filter((f) => existsSync(join(dir, f)));
+  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : []), ...sidecars];
   const files: Manifest['files'] = {};
   for (const f of written) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
   const manifest: Manifest = {
@@ -185,6 +188,12 @@ function verified(dir: string, m: Manifest, name: string): string {
   if (fileCrc(path) !== expected.crc32) throw new IndexFileError(path, 'checksum mismatch (the file is corrupt; rebuild the index)');
   return path;
 }
+
+/**
+ * The JSON files written beside an index's binary ones, listed in the manifest with their
+ * sizes and CRC-32s when present (./sidecar.ts reads them against it; older indexes do not list them).
+ */
+export const SIDECAR_FILES = ['external-refs.json', 'exports.json', 'deferred-informal.json', 'imports.json'];
 
 /** The BM25 fields, one file each: formal and informal. */
 const SPARSE_FILES = ['sparse.bin', 'informal.bin'];

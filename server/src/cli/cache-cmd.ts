@@ -3,7 +3,8 @@
  * automatic index cache (`$PREMISE_LSP_CACHE`, else `~/.cache/premise-lsp/indexes`). `clean`
  * removes the stale entries (no project that used them would use them now) and the
  * leftovers of builds whose process is gone; `--all` every entry but those being built.
- * Only entry directories of the cache root are ever removed (indexes/src/cache-dir.ts).
+ * Only entry directories of the cache root that premise-lsp marked as its own are ever
+ * removed (indexes/src/cache-dir.ts); look-alikes are left alone and named on stderr.
  */
 import { cacheRoot } from '../../../indexes/src/packages.js';
 import { removeEntryDir } from '../../../indexes/src/cache-dir.js';
@@ -23,7 +24,10 @@ export async function cacheCommand(argv: string[]): Promise<number> {
     else process.stdout.write(formatList(cache, entries));
     return 0;
   }
-  const doomed = entries.filter((e) => e.state !== 'building' && (values.all || e.state === 'stale' || e.state === 'leftover'));
+  const doomed = entries.filter((e) => e.state !== 'building' && e.state !== 'foreign' && (values.all || e.state === 'stale' || e.state === 'leftover'));
+  for (const e of entries) {
+    if (e.state === 'foreign') process.stderr.write(`premise-lsp: left alone: ${e.dir} (named like a cache entry, but premise-lsp did not mark it as its own)\n`);
+  }
   let bytes = 0;
   for (const e of doomed) {
     if (!values['dry-run'] && !removeEntryDir(cache, e)) continue;

@@ -3,9 +3,10 @@
  * (a .lean or .thy file's own imports) say what the caller can use; `--imports`
  * says what to do with the rest (`only`, the default: leave them out;
  * `prefer`: rank them after; `any`: rank alike), as the server's `imports`
- * setting does for an open file.
+ * setting does for an open file. The file is read only when it is a regular
+ * one of at most 4 MiB (a FIFO hung `query`).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { headerImports } from '../../../indexes/src/extract/imports.js';
 import { sourceOf } from '../../../indexes/src/extract/walk.js';
@@ -18,6 +19,9 @@ import {
 } from '../../../indexes/src/module-imports.js';
 import type { PremiseSearch, SearchOptions } from '../engine/types.js';
 import { choice, UsageError } from './args.js';
+
+/** A source larger than this is not indexed either (indexes/src/extract/file.ts). */
+const MAX_IMPORTS_FROM_BYTES = 4 * 1024 * 1024;
 
 export const IMPORT_FLAGS = {
   'imported-modules': { type: 'string' },
@@ -64,6 +68,10 @@ export function importRequest(values: ImportFlagValues): ImportRequest | undefin
   if (!src) throw new UsageError(`--imports-from takes a .lean or .thy file, got ${JSON.stringify(from)}`);
   let text: string;
   try {
+    // looked at before it is opened: a FIFO would block the open for ever
+    const st = statSync(path);
+    if (!st.isFile()) throw new Error(st.isDirectory() ? 'a directory' : 'not a regular file');
+    if (st.size > MAX_IMPORTS_FROM_BYTES) throw new Error('larger than 4 MiB');
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new UsageError(`--imports-from: cannot read ${from} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);

@@ -35,6 +35,7 @@ import {
   type CacheEntry,
 } from '../../../indexes/src/packages.js';
 import { noteUse } from '../../../indexes/src/cache-dir.js';
+import { markEntryDir } from '../../../indexes/src/cache-marker.js';
 import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
 import type { Logger } from '../lsp/log.js';
@@ -65,6 +66,11 @@ export interface AutoIndexOptions {
   prover?: 'lean' | 'isabelle';
   /** The command that starts Isabelle (default `isabelle` on PATH): asked for `getenv ISABELLE_HOME`. */
   isabelleCommand?: string;
+  /**
+   * The Isabelle distribution as a cache entry recorded it (`ProjectUse`): taken as it is, no
+   * command run (a reader of the cache never starts what it finds there).
+   */
+  isabelleHome?: { home: string; userHome?: string };
 }
 
 /** What to index: a name for the workspace, its root, and its cache entries for an encoder id. */
@@ -72,11 +78,14 @@ interface Plan {
   name: string;
   root: string;
   entries: (encoderId: string) => CacheEntry[];
+  /** The Isabelle distribution found (recorded with each use of an entry). */
+  isabelleHome?: { home: string; userHome?: string };
 }
 
 async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
   const project = lakeProject(opts.root);
   if (typeof project === 'string') throw new Error(`automatic index: ${project}`);
+  for (const r of project.refusedPackages ?? []) opts.log.warn(`automatic index: ${r}`);
   const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
   if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
   else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
@@ -87,12 +96,16 @@ async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.P
   const root = resolve(opts.root);
   if (!isDir(root)) throw new Error(`automatic index: ${root} is not a directory`);
   const command = opts.isabelleCommand ?? 'isabelle';
-  const vars = parseGetenv(await output(command, ['getenv', 'ISABELLE_HOME', 'ISABELLE_HOME_USER'], env));
-  const home = vars.ISABELLE_HOME ?? homeFromCommand(command);
+  const recorded = opts.isabelleHome;
+  const vars = recorded
+    ? { ISABELLE_HOME: recorded.home, ...(recorded.userHome ? { ISABELLE_HOME_USER: recorded.userHome } : {}) }
+    : parseGetenv(await output(command, ['getenv', 'ISABELLE_HOME', 'ISABELLE_HOME_USER'], env));
+  const home = vars.ISABELLE_HOME ?? (recorded ? undefined : homeFromCommand(command));
   const dist = home ? isabelleDistribution(home, vars.ISABELLE_HOME_USER) : undefined;
   if (dist) opts.log.info(`automatic index: Isabelle ${dist.version} at ${dist.home}`);
   else opts.log.info(`automatic index: no Isabelle distribution found (\`${command} getenv ISABELLE_HOME\` did not name one with src/HOL); HOL is not indexed`);
-  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache) };
+  const isabelleHome = dist ? { home: dist.home, ...(dist.userHome ? { userHome: dist.userHome } : {}) } : undefined;
+  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache), ...(isabelleHome ? { isabelleHome } : {}) };
 }
 
 /** The stdout of a short command, or '' when it cannot be run. */
@@ -133,6 +146,8 @@ export interface AutoIndexPlan {
   full: CacheEntry[];
   /** The same entries built sparse-only first (the informal field deferred; `full` itself without an encoder). */
   sparse: CacheEntry[];
+  /** An Isabelle workspace: the distribution found. */
+  isabelleHome?: { home: string; userHome?: string };
 }
 
 /** The entries of the project's automatic index (the toolchain or Isabelle distribution found as the server finds them). Throws when the project has nothing to index. */
@@ -147,7 +162,7 @@ export async function autoIndexPlan(opts: AutoIndexOptions): Promise<AutoIndexPl
   if (!full.length) {
     throw new Error(`automatic index: ${plan.root} has ${opts.prover === 'isabelle' ? 'no theories and no Isabelle distribution' : 'no dependencies and no Lean sources'}`);
   }
-  return { name: plan.name, root: plan.root, prover: opts.prover ?? 'lean', cache, encoderDir, full, sparse };
+  return { name: plan.name, root: plan.root, prover: opts.prover ?? 'lean', cache, encoderDir, full, sparse, ...(plan.isabelleHome ? { isabelleHome: plan.isabelleHome } : {}) };
 }
 
 /** Index directories for the project: cached ones reused, missing ones built. Throws when there is nothing to serve. */
@@ -156,7 +171,13 @@ export async function autoIndexDirs(opts: AutoIndexOptions): Promise<AutoIndex> 
   const { cache, encoderDir, full, sparse } = plan;
   const ctx: BuildContext = { project: plan, cache, encoderDir, opts };
   // each entry served records this project (`premise-lsp cache list|clean` judge entries by it)
-  const user = { root: plan.root, prover: plan.prover, ...(opts.isabelleCommand ? { isabelleCommand: opts.isabelleCommand } : {}) };
+  const home = plan.isabelleHome;
+  const user = {
+    root: plan.root,
+    prover: plan.prover,
+    ...(opts.isabelleCommand ? { isabelleCommand: opts.isabelleCommand } : {}),
+    ...(home ? { isabelleHome: home.home, ...(home.userHome ? { isabelleHomeUser: home.userHome } : {}) } : {}),
+  };
   const noteUses = (ds: (string | undefined)[]) => ds.forEach((d) => d && noteUse(d, user));
 
   // step 1: every entry served, sparse-only where the full one is missing
@@ -248,11 +269,15 @@ async function buildEntry(ctx: BuildContext, entry: CacheEntry, step: 'index' | 
   removeStaleBuilds(cache);
   const tmp = buildDirFor(entry);
   rmSync(tmp, { recursive: true, force: true });
+  // marked as ours from the start: only marked directories are ever removed from the cache root
+  mkdirSync(tmp);
+  markEntryDir(tmp);
   // the toolchain's libraries, under their module names (Init/…, Std/…), in a directory of links
   const linkDir = entry.links && step === 'index' ? `${entry.dir}.src.tmp-${process.pid}` : undefined; // removed with stale builds after a crash
   if (linkDir) {
     rmSync(linkDir, { recursive: true, force: true });
     mkdirSync(linkDir, { recursive: true });
+    markEntryDir(linkDir);
     for (const [name, target] of Object.entries(entry.links!)) symlinkSync(target, join(linkDir, name));
   }
   const cli = opts.cli ?? join(packageRoot(), 'dist', 'cli.js');

@@ -3,8 +3,16 @@
  * `premise-lsp cache` and `doctor`): an entry is fresh when the automatic index
  * of a project recorded in it (indexes/src/cache-dir.ts) would use it now, stale
  * when none would (its project changed, moved or is gone; a newer encoder or
- * index format), unknown when no project is recorded in it, and a build
- * directory is building while its process runs, else a leftover.
+ * index format), unknown when no project is recorded in it (or none that can
+ * be judged), and a build directory is building while its process runs, else a
+ * leftover. A directory premise-lsp did not mark as its own is foreign
+ * (indexes/src/cache-marker.ts) and is never removed.
+ *
+ * Judging reads the cache, never runs what it finds there: an Isabelle use is
+ * judged by the distribution recorded with it (no command started); one
+ * recorded before that is judged by `isabelle` on PATH (the user's own) when it
+ * was served with that, else it is unknown. Tests: test/cli/cache-hostile.test.ts,
+ * test/protocol/auto-index-isabelle.test.ts.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,7 +22,7 @@ import { theoryFiles } from '../../../indexes/src/isabelle-sessions.js';
 import { Logger } from '../lsp/log.js';
 import { autoIndexPlan, type AutoIndexOptions, type AutoIndexPlan } from './auto-index.js';
 
-export type EntryState = 'fresh' | 'stale' | 'unknown' | 'building' | 'leftover';
+export type EntryState = 'fresh' | 'stale' | 'unknown' | 'building' | 'leftover' | 'foreign';
 
 export interface EntryReport extends EntryDir {
   state: EntryState;
@@ -29,32 +37,48 @@ export interface CacheReportOptions {
 
 /** Every entry directory of the cache root with its state. */
 export async function cacheReport(cache: string, opts: CacheReportOptions = {}): Promise<EntryReport[]> {
-  const plans = new Map<string, Promise<Set<string> | undefined>>();
+  const plans = new Map<string, Promise<Set<string> | undefined | 'unknown'>>();
   const used = (u: ProjectUse) => {
-    const id = `${u.prover}\0${u.root}\0${u.isabelleCommand ?? ''}`;
+    const id = JSON.stringify([u.prover, u.root, u.isabelleCommand !== undefined, u.isabelleHome, u.isabelleHomeUser]);
     if (!plans.has(id)) plans.set(id, planDirs(u, cache, opts));
     return plans.get(id)!;
   };
   const out: EntryReport[] = [];
   for (const e of listEntryDirs(cache)) {
     let state: EntryState;
-    if (e.build) state = e.build.running ? 'building' : 'leftover';
+    if (!e.marked) state = 'foreign';
+    else if (e.build) state = e.build.running ? 'building' : 'leftover';
     else if (!e.complete) state = 'leftover';
     else if (!e.usedBy.length) state = 'unknown';
     else {
       state = 'stale';
-      for (const u of e.usedBy) if ((await used(u))?.has(resolve(e.dir))) state = 'fresh';
+      for (const u of e.usedBy) {
+        const dirs = await used(u);
+        if (dirs === 'unknown') state = state === 'fresh' ? state : 'unknown';
+        else if (dirs?.has(resolve(e.dir))) state = 'fresh';
+      }
     }
     out.push({ ...e, state });
   }
   return out;
 }
 
-/** The entry directories a project's automatic index would use now (undefined: the project is gone or cannot be indexed). */
-async function planDirs(u: ProjectUse, cache: string, opts: CacheReportOptions): Promise<Set<string> | undefined> {
+/**
+ * The entry directories a project's automatic index would use now (undefined: the project is
+ * gone or cannot be indexed; `unknown`: the use cannot be judged without running its command).
+ */
+async function planDirs(u: ProjectUse, cache: string, opts: CacheReportOptions): Promise<Set<string> | undefined | 'unknown'> {
   if (!existsSync(u.root)) return undefined;
+  // never the recorded command: the recorded distribution; else `isabelle` on PATH (the user's own) for a
+  // use that was served with it; else no judgement
+  let isabelleHome: AutoIndexOptions['isabelleHome'];
+  if (u.prover === 'isabelle' && u.isabelleHome !== undefined) {
+    isabelleHome = { home: u.isabelleHome, ...(u.isabelleHomeUser !== undefined ? { userHome: u.isabelleHomeUser } : {}) };
+  } else if (u.prover === 'isabelle' && u.isabelleCommand !== undefined && u.isabelleCommand !== 'isabelle') {
+    return 'unknown';
+  }
   try {
-    const plan = await autoIndexPlan({ root: u.root, prover: u.prover, isabelleCommand: u.isabelleCommand, cache, env: opts.env, encoderDir: opts.encoderDir, log: new Logger(() => {}, 'error') });
+    const plan = await autoIndexPlan({ root: u.root, prover: u.prover, ...(isabelleHome ? { isabelleHome } : {}), cache, env: opts.env, encoderDir: opts.encoderDir, log: new Logger(() => {}, 'error') });
     return new Set([...plan.full, ...plan.sparse].map((e) => resolve(e.dir)));
   } catch {
     return undefined;

@@ -1,0 +1,71 @@
+/**
+ * Lakefiles read in linear time, and not at all beyond 1 MiB (issue 31 item 13). The crafted
+ * lakefiles that took minutes are in test/cli/lakefile-crafted.test.ts (in a child process, so
+ * that a stall fails on its time limit instead of holding this test's thread).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { leanLakefileLibraries, tomlLakefileLibraries } from '../../indexes/src/extract/lakefile.js';
+import { discoverSources, lakeLibraries } from '../../indexes/src/extract/walk.js';
+
+describe('lakefile.lean', () => {
+  it('reads lean_lib names, quoted or not, and the default targets', () => {
+    const text = 'import Lake\nopen Lake DSL\n\npackage foo\n\nlean_lib Aux\n\n@[default_target]\nlean_lib «My Lib» where\n  roots := #[`A]\n\n@[default_target] lean_lib Foo.Bar\n';
+    expect(leanLakefileLibraries(text)).toEqual({ all: ['Aux', 'My Lib', 'Foo.Bar'], defaults: ['My Lib', 'Foo.Bar'] });
+  });
+
+  it('an unclosed « or an over-long name is no library', () => {
+    expect(leanLakefileLibraries('lean_lib «'.repeat(50) + '\nlean_lib Ok\n')).toEqual({ all: ['Ok'], defaults: [] });
+    expect(leanLakefileLibraries(`lean_lib «${'x'.repeat(300)}»\nlean_lib «Fine»`).all).toEqual(['Fine']);
+  });
+});
+
+describe('lakefile.toml', () => {
+  it('reads each [[lean_lib]] table\'s name (wherever in the table) and defaultTargets', () => {
+    const text = [
+      'name = "pkg"',
+      'defaultTargets = [',
+      '  "B", # the one',
+      "  'C'",
+      ']',
+      '',
+      '[[lean_lib]]',
+      'name = "A"',
+      '',
+      '[[lean_lib]]  # second',
+      'roots = ["B"]',
+      "name = 'B'",
+      '',
+      '[[require]]',
+      'name = "mathlib"',
+      '',
+      '[[ lean_lib ]]',
+      'name = "C"',
+    ].join('\n');
+    expect(tomlLakefileLibraries(text)).toEqual({ all: ['A', 'B', 'C'], defaults: ['B', 'C'] });
+  });
+
+  it('headers followed by nothing, unclosed strings and arrays are no libraries', () => {
+    expect(tomlLakefileLibraries('[[lean_lib]]' + '\n'.repeat(1000))).toEqual({ all: [], defaults: [] });
+    expect(tomlLakefileLibraries('[[lean_lib]]\nname = "'.repeat(100))).toEqual({ all: [], defaults: [] });
+    expect(tomlLakefileLibraries('defaultTargets = ['.repeat(100) + '\n[[lean_lib]]\nname = "X"\n')).toEqual({ all: ['X'], defaults: [] });
+  });
+});
+
+describe('the size limit', () => {
+  it('a lakefile over 1 MiB is not read: a warning, and the package walked as a plain directory', () => {
+    const root = mkdtempSync(join(tmpdir(), 'premise-lakefile-'));
+    writeFileSync(join(root, 'lakefile.lean'), `${'-- padding\n'.repeat(110_000)}@[default_target]\nlean_lib Only\n`);
+    mkdirSync(join(root, 'Only'));
+    writeFileSync(join(root, 'Only', 'A.lean'), 'theorem a : True := trivial\n');
+    writeFileSync(join(root, 'Other.lean'), 'theorem b : True := trivial\n');
+    const warnings: string[] = [];
+    expect(lakeLibraries(root, warnings)).toBeUndefined();
+    expect(warnings).toEqual([`${join(root, 'lakefile.lean')}: not read (larger than 1 MiB, the limit for this file); ${root} walked as a plain directory`]);
+    const found = discoverSources([root]);
+    expect(found.files.map((f) => f.module).sort()).toEqual(['Only.A', 'Other']);
+    expect(found.warnings).toHaveLength(1);
+  });
+});
