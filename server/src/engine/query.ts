@@ -105,7 +105,7 @@ export function parseQuery(raw: string): ParsedQuery {
   const text = stripFences(raw.length > MAX_QUERY_CHARS ? raw.slice(0, MAX_QUERY_CHARS) : raw).trim();
   if (text.includes('⊢')) {
     // a state written on one line (`a b : ℕ ⊢ a + b = b + a`): its `⊢` starts the goal's line
-    const q = parseLeanState(/^\s*⊢/m.test(text) ? text : text.replace(/\s*⊢/, '\n⊢'));
+    const q = parseLeanState(/^\s*⊢/m.test(text) || !/⊢\s*\S/.test(text) ? text : text.replace(/\s*⊢/, '\n⊢'));
     if (q) return q;
   }
   const statement = parseLeanStatement(text) ?? parseIsabelleState(text);
