@@ -31,7 +31,7 @@ import { conclusionKey, GOAL_APPLY, GOAL_EXACT, goalMatcher, slotFitter, slotOf,
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, ScoreParts, SearchHit, SearchOptions } from './types.js';
-import { inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
+import { checkScopeSize, inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
 import { looksLikePattern, matchSegment, parsePattern, type Pattern } from './pattern.js';
 import { SourcePaths } from '../../../indexes/src/source-paths.js';
 
@@ -261,6 +261,7 @@ interface Prepared {
 export function prepareQuery(query: string, opts: Pick<SearchOptions, 'scope' | 'pattern'>): Prepared {
   const read = readScopeTerms(query);
   const scope = mergeScope(opts.scope, read.scope);
+  checkScopeSize(scope);
   const pattern = opts.pattern === true || (opts.pattern === undefined && looksLikePattern(read.text)) ? parsePattern(read.text) : undefined;
   return { text: read.text, scope, pattern };
 }

@@ -12,6 +12,7 @@
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import type { Segment } from './segment.js';
+import { QueryError } from './query-error.js';
 import { arrowParts, patternBinds, patternMatches, patternTarget, readTermPattern, splitConclusion, type TermPattern } from './slot.js';
 
 export type PatternPart =
@@ -31,7 +32,7 @@ export const MAX_CHECKED = 30_000;
 export const MAX_MATCHES = 2_000;
 
 /** A bad pattern: a message for the user (empty part, unbalanced brackets, unclosed quote). */
-export class PatternError extends Error {}
+export class PatternError extends QueryError {}
 
 const IDENT = /^[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*$/u;
 const TURNSTILE = /^(?:⊢|\|-)\s*/;

@@ -20,6 +20,13 @@ export type Mode = 'bm25' | 'dense' | 'hybrid' | 'sine' | 'mepo';
  */
 export const MAX_QUERY_CHARS = 20_000;
 
+/**
+ * Most entries of each scope list (modules, namespaces, kinds) one search takes,
+ * wherever they come from (`SearchOptions.scope`, `in:`/`ns:`/`kind:` terms in the
+ * query text, both together): each entry is tested against every premise.
+ */
+export const MAX_SCOPE_ENTRIES = 100;
+
 /** How a query was read. */
 export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
 

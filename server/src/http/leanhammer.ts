@@ -32,8 +32,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { PatternError, slotChoices, slotOf, withNotation } from '../engine/open.js';
-import type { Mode, PremiseSearch, ScopeFilter } from '../engine/types.js';
+import { QueryError, slotChoices, slotOf, withNotation } from '../engine/open.js';
+import { MAX_SCOPE_ENTRIES, type Mode, type PremiseSearch, type ScopeFilter } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
 import { importableNames, importScope } from '../../../indexes/src/module-imports.js';
 import type { LlmClient } from '../llm/client.js';
@@ -102,8 +102,7 @@ function field<T>(body: Record<string, unknown>, key: string, check: (v: unknown
   return v;
 }
 
-/** Most entries of a scope list (`in`, `ns`, `kinds`), and most characters of each. */
-const MAX_SCOPE_ENTRIES = 100;
+/** A scope list (`in`, `ns`, `kinds`): at most MAX_SCOPE_ENTRIES names (the engine's bound, types.ts) of at most MAX_NAME_CHARS each. */
 const isNameList = (v: unknown): v is string[] =>
   Array.isArray(v) && v.length <= MAX_SCOPE_ENTRIES && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= MAX_NAME_CHARS);
 
@@ -237,7 +236,7 @@ export class LeanHammerApi {
           : await this.engine.search(query, opts);
       return hits.map((h) => ({ name: h.name, score: h.score }));
     } catch (e) {
-      if (e instanceof PatternError) throw new BadRequest(e.message);
+      if (e instanceof QueryError) throw new BadRequest(e.message);
       throw e;
     }
   }

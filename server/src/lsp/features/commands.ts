@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
-import { MAX_QUERY_CHARS, type PremiseSearch, type ScopeFilter, type SearchHit } from '../../engine/types.js';
-import { PatternError } from '../../engine/open.js';
+import { MAX_QUERY_CHARS, MAX_SCOPE_ENTRIES, type PremiseSearch, type ScopeFilter, type SearchHit } from '../../engine/types.js';
+import { QueryError } from '../../engine/open.js';
 import { langFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { llmClientFor } from './llm.js';
@@ -31,9 +31,6 @@ interface SearchArgs {
   /** Read the query as a pattern (true), never (false), or when written as one (unset). */
   pattern?: boolean;
 }
-
-/** Most entries of each scope list. */
-const MAX_SCOPE_ENTRIES = 100;
 
 /** A scope list argument: a name or a list of names. */
 function names(a: Record<string, unknown>, key: string): string[] | undefined {
@@ -120,7 +117,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
       ? await searchWithLlm(engine, llm, query.text, opts, (line) => ctx.log.warn(line))
       : { hits: await engine.search(query.text, opts), augmentation: undefined };
   } catch (e) {
-    if (e instanceof PatternError) throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${e.message}`);
+    if (e instanceof QueryError) throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${e.message}`);
     throw e;
   }
   const { augmentation } = found;
