@@ -71,7 +71,8 @@ export async function queryCommand(argv: string[]): Promise<number> {
   try {
     let hits: SearchHit[];
     const imports = importChoice(request, engine);
-    const opts = { k, mode, rerank, slot: values.slot, scope, ...(values.pattern ? { pattern: true } : {}), ...importSearchOptions(imports, engine) };
+    const onPartial = (why: string) => process.stderr.write(`premise-lsp: partial answer: ${why}\n`);
+    const opts = { k, mode, rerank, slot: values.slot, scope, ...(values.pattern ? { pattern: true } : {}), ...importSearchOptions(imports, engine), onPartial };
     try {
       if (llm) {
         const r = await searchWithLlm(engine, llm, text, opts);

@@ -32,7 +32,8 @@ import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, ScoreParts, SearchHit, SearchOptions } from './types.js';
 import { checkScopeSize, inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
-import { looksLikePattern, matchSegment, parsePattern, type Pattern } from './pattern.js';
+import { looksLikePattern, matchSegments, parsePattern, type Pattern } from './pattern.js';
+import { Gate, PATTERN_BUDGET_MS } from './pattern-run.js';
 import { SourcePaths } from '../../../indexes/src/source-paths.js';
 
 /** Query-side weights of the parts of a proof state for BM25. */
@@ -99,6 +100,8 @@ export interface EngineOptions {
    * on their own (`fuse`'s `byEntry`); the workspace is the last base segment when there are several (`firstOwn`).
    */
   project?: boolean;
+  /** A pattern search's time budget when a search does not say (ms; default PATTERN_BUDGET_MS, pattern-run.ts). */
+  patternBudgetMs?: number;
 }
 
 /**
@@ -467,7 +470,7 @@ export class Engine implements PremiseSearch {
         continue;
       }
       const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts, view, prepared[i]!);
-      if (key !== undefined) this.resultCache.set(key, hits);
+      if (key !== undefined && !this.partialAnswers.has(hits)) this.resultCache.set(key, hits);
       out.push(hits);
     }
     return out;
@@ -607,6 +610,8 @@ export class Engine implements PremiseSearch {
         usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
       return this.baseline(q, mode, k, ok, segs).filter((h) => inScope(scope, h)).map((h, i) => ({ ...h, rank: i + 1 }));
     }
+    // the pattern's matches before anything is scored: matching gives other searches turns, and they reuse the segments' accumulators
+    const matched = pattern ? await this.matchPattern(pattern, segs, (seg, segIndex, id) => usable(seg, segIndex, id) && !filtered(seg, id), opts) : undefined;
     const cands = new Map<number, Candidate>();
     const candidate = (seg: Segment, segIndex: number, id: number): Candidate | undefined => {
       const order = orderOf(segIndex, id);
@@ -673,10 +678,10 @@ export class Engine implements PremiseSearch {
       const c = loc && candidate(loc.seg, segs.indexOf(loc.seg), loc.id);
       if (c) c.parts.informal = Math.max(1, ...[...cands.values()].map((x) => x.parts.informal ?? 0)) * 2;
     }
-    if (pattern) {
+    if (matched) {
       // every premise that matches the pattern is a candidate, scored like the others
       segs.forEach((seg, segIndex) => {
-        for (const id of matchSegment(pattern, seg, (i) => usable(seg, segIndex, i) && !filtered(seg, i))) {
+        for (const id of matched.ids[segIndex]!) {
           const c = candidate(seg, segIndex, id);
           if (c) c.parts.pattern = 1;
         }
@@ -746,7 +751,32 @@ export class Engine implements PremiseSearch {
       if (out.length >= k) break;
       if (!c.info.deprecated || scope.deprecated) out.push(c);
     }
-    return out.map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+    const hits = out.map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+    if (matched?.partial) this.partialAnswers.add(hits);
+    return hits;
+  }
+
+  /** At most PATTERN_SEARCHES_AT_ONCE pattern searches match at once (pattern-run.ts). */
+  private readonly patternGate = new Gate();
+  /** Answers whose pattern search ran out of budget: never cached. */
+  private readonly partialAnswers = new WeakSet<SearchHit[]>();
+
+  /** A pattern's matches in every segment, within the search's budget; a partial answer is reported to `opts.onPartial`. */
+  private async matchPattern(
+    pattern: Pattern,
+    segs: Segment[],
+    usable: (seg: Segment, segIndex: number, id: number) => boolean,
+    opts: SearchOptions,
+  ): Promise<{ ids: number[][]; partial: boolean }> {
+    const budget = opts.patternBudgetMs ?? this.opts.patternBudgetMs ?? PATTERN_BUDGET_MS;
+    const release = await this.patternGate.enter();
+    try {
+      const r = await matchSegments(pattern, segs, usable, budget);
+      if (r.partial) opts.onPartial?.(`the pattern search stopped after its ${budget} ms budget: the matches found by then come first`);
+      return r;
+    } finally {
+      release();
+    }
   }
 
   /**

@@ -130,6 +130,18 @@ export interface SearchOptions {
    * `eval --no-goal-match` comparisons). Not for `sine`/`mepo`.
    */
   goalMatch?: boolean;
+  /**
+   * Pattern searches: the time the matching may take for this query, in ms (default:
+   * the engine's, 2,000). Past it the search stops and answers with the matches
+   * found by then (`onPartial` is called); a pattern search also gives other
+   * searches turns while it works.
+   */
+  patternBudgetMs?: number;
+  /**
+   * Called (with why) when the answer is partial: the pattern search ran out of its
+   * budget before every candidate was checked. Partial answers are not cached.
+   */
+  onPartial?: (why: string) => void;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */

@@ -109,7 +109,10 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
     const edit = fi!.edit(module, before);
     return { needsImport: module, ...(edit ? { importEdit: edit } : {}) };
   };
-  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
+  // a pattern search that ran out of its time budget: the answer says so
+  let partial: string | undefined;
+  const onPartial = (why: string) => (partial = why);
+  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false), onPartial };
   const llm = llmClientFor(cfg.llm);
   let found: { hits: SearchHit[]; augmentation?: unknown };
   try {
@@ -125,6 +128,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   return {
     query: query.text,
     ...(augmentation ? { llm: augmentation } : {}),
+    ...(partial ? { partial } : {}),
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,
     results: hits.map((h, i) => ({
       name: h.name,
