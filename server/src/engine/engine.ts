@@ -896,6 +896,8 @@ export class Engine implements PremiseSearch {
     const vectors = enc && infos.length ? await this.overlayVectors(infos, enc) : undefined;
     const refs = records.map((r) => r.refs.filter((n) => n !== r.name));
     this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim, refs) : undefined;
+    // the overlay's symbol sets now: the next pattern search costs what the ones after it do
+    this.overlay?.prepareSymbols();
     this.recountLiveUses();
     this.resultCache.clear();
     this.liveCount = undefined;
