@@ -6,7 +6,9 @@
  * Phase 1: `clients - patternClients` clients post normal /retrieve states in a loop, alone.
  * Phase 2: the same, with `patternClients` more sending heavy patterns (conclusion
  * patterns with many hypotheses, holes, name fragments) at the same time.
- * Every request asks for its own k, so that no answer comes from the result cache.
+ * Normal requests cycle through a few states with k = 32 (as a prover repeats its calls: most
+ * are answered from the result cache, so the time they take is the time they wait);
+ * UNCACHED=1 gives each its own k. Pattern requests always ask for their own k (never cached).
  * Prints one JSON line: per phase, the normal requests' p50/p95/max (ms) and
  * throughput (req/s), the pattern requests' count, p95 and how many were flagged
  * partial (X-Premise-Partial), and errors; then the ratio of the p95s.
@@ -69,7 +71,7 @@ async function phase(normalClients, patternCount, secs) {
       const i = seq++;
       const body =
         kind === 'normal'
-          ? { state: states[i % states.length], k: 1 + (i % 900) }
+          ? { state: states[i % states.length], k: process.env.UNCACHED ? 1 + (i % 900) : 32 }
           : { state: patterns[i % patterns.length], k: 1 + (i % 900), pattern: true };
       try {
         const r = await post(body);
