@@ -379,6 +379,8 @@ export async function matchSegments(
   usable: (seg: Segment, segIndex: number, id: number) => boolean,
   budgetMs: number,
 ): Promise<{ ids: number[][]; partial: boolean }> {
+  // an index without stored symbol sets builds them here, outside the budget (which is for matching)
+  for (const seg of segs) seg.prepareSymbols();
   const run = new PatternRun(budgetMs);
   const ids: number[][] = [];
   for (let i = 0; i < segs.length; i++) {
