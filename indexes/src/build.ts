@@ -28,6 +28,8 @@ import { EXPORTS_FILE, EXTERNAL_REFS_FILE, externalRefs, openExternal, writeExpo
 import { IMPORTS_FILE, ModuleImportsBuilder, writeModuleImports, type ModuleImports } from './module-imports.js';
 import type { AliasTargets } from './extract/alias-types.js';
 import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
+import { SymbolSets } from './symbol-sets.js';
+import { writeSymbolsFile } from './store/symbols-file.js';
 
 export type { OnProgress, Progress } from './progress.js';
 
@@ -218,6 +220,9 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
     writeFieldFile(opts.out, 'informal.bin', defer ? emptyField(n) : informalFromTable(table, contexts));
     memtrace('informal');
     prof.lap(defer ? 'bm25 informal (deferred)' : 'bm25 informal');
+    // the pattern search's and the baselines' symbol sets, so that no process builds them on its first search
+    writeSymbolsFile(opts.out, SymbolSets.build(table));
+    prof.lap('symbols');
   } finally {
     table.close();
   }
@@ -230,6 +235,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   writeModuleImports(opts.out, corpus.imports);
   const manifest = writeManifest(opts.out, {
     premises: n,
+    symbols: true,
     encoder: dense?.encoder,
     sources: opts.sources,
     stats: {

@@ -19,7 +19,7 @@ const CORPUS = [
   rec('exp_log', ['(x : ℝ)', '(hx : 0 < x)'], 'Real.exp (Real.log x) = x'),
 ];
 const infos = toInfos(CORPUS);
-const sets = new SymbolSets({ size: infos.length, scan: () => infos });
+const sets = SymbolSets.build({ size: infos.length, scan: () => infos });
 const QUERY = sets.ids(['√', '*']); // the symbols of ⊢ √(a * b) = √a * √b
 const all = { limit: 100, usable: () => true };
 const names = (sel: { id: number }[]) => sel.map((s) => CORPUS[s.id]!.name);

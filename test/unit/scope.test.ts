@@ -5,6 +5,7 @@ import type { PremiseRecord } from '../../indexes/src/extract/record.js';
 import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { readScopeTerms } from '../../server/src/engine/scope.js';
+import { QueryError } from '../../server/src/engine/query-error.js';
 import { fakeEncoder, rec, RECORDS } from './engine-helpers.js';
 import { embedPremises } from '../../indexes/src/embed.js';
 
@@ -38,6 +39,17 @@ describe('scope filters', () => {
     });
     // not a term: inside a word, or an unknown value
     expect(readScopeTerms('hin:x deprecated:maybe').scope).toEqual({});
+  });
+
+  it('holds the cap on scope entries wherever they come from: terms in the query, options, both (issue 31 item 11)', async () => {
+    const e = sparseEngine(corpus());
+    const words = Array.from({ length: 2000 }, (_, i) => `ns:N${i}`).join(' ');
+    await expect(e.search(`a + b ≤ a + b ${words}`, { k: 5, mode: 'bm25' })).rejects.toThrow(/2000 namespaces \(ns:\), more than the 100 allowed/);
+    await expect(e.search(`_ ≤ _ ${words}`, { k: 5, mode: 'bm25', pattern: true })).rejects.toThrow(QueryError);
+    const hundred = Array.from({ length: 100 }, (_, i) => `M${i}`);
+    await expect(e.search('a + b in:Small', { k: 5, mode: 'bm25', scope: { modules: hundred } })).rejects.toThrow(/101 modules/);
+    // at the cap: searched
+    expect(await e.search('a + b ≤ a + b', { k: 5, mode: 'bm25', scope: { namespaces: [...hundred.slice(1), 'Fin'] } })).toHaveLength(5);
   });
 
   it('restricts to a module prefix before the top-k cut, so k results come back when k match', async () => {

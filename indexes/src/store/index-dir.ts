@@ -8,6 +8,7 @@
  *   dense.usearch   usearch HNSW graph over the same vectors (candidate search)
  *   *.json          sidecars (imports, external references, exports, deferred informal
  *                   field), listed when present; read through ./sidecar.ts
+ *   symbols.bin     each premise's statement symbols (optional: see symbols-file.ts)
  * Every file's size and CRC-32 are checked against the manifest before use, so a
  * corrupt or truncated index fails with an error naming the file rather than
  * showing corrupted premises or crashing the native usearch loader.
@@ -23,6 +24,8 @@ import { AnnDenseStore, quantize, type DenseStore } from './dense.js';
 import { prepareOutDir } from './out-path.js';
 import { dataDirOf } from './data-dir.js';
 import { rebuildCommand } from './rebuild.js';
+import { readSymbolsFile, SYMBOLS_FILE, writeSymbolsFile } from './symbols-file.js';
+import { SymbolSets } from '../symbol-sets.js';
 
 export const FORMAT = 'premise-lsp-index';
 /** 2: premises.bin holds the proof graph. 3: informal.bin. */
@@ -60,6 +63,8 @@ export interface IndexParts {
   sparse: Bm25Index;
   informal: Bm25Index;
   dense?: DenseStore;
+  /** The stored symbol sets (undefined for an index built before they were stored: built on first use). */
+  symbols?: SymbolSets;
 }
 
 export interface IndexContent {
@@ -85,8 +90,9 @@ export async function writeIndexDir(
   writePremisesFile(dir, content.infos, content.graph);
   writeBm25(join(dir, 'sparse.bin'), content.sparse);
   writeBm25(join(dir, 'informal.bin'), content.informal);
+  writeSymbolsFile(dir, SymbolSets.build({ size: content.infos.length, scan: () => content.infos }));
   if (content.dense) await writeDenseFiles(dir, content.dense, onAnnProgress);
-  return writeManifest(dir, { premises: content.infos.length, encoder: content.dense?.encoder, sources: content.sources, stats: content.stats });
+  return writeManifest(dir, { premises: content.infos.length, encoder: content.dense?.encoder, sources: content.sources, stats: content.stats, symbols: true });
 }
 
 /** premises.bin: the premise records and their proof graph. */
@@ -112,9 +118,12 @@ export async function writeDenseFiles(dir: string, dense: NonNullable<IndexConte
  * fields, and the dense files with an encoder): their sizes and CRC-32s. Written
  * last, atomically: it marks the directory complete.
  */
-export function writeManifest(dir: string, m: { premises: number; encoder?: EncoderRef; sources: string[]; stats: Record<string, number> }): Manifest {
+export function writeManifest(
+  dir: string,
+  m: { premises: number; encoder?: EncoderRef; sources: string[]; stats: Record<string, number>; /** symbols.bin was written */ symbols?: boolean },
+): Manifest {
   const sidecars = SIDECAR_FILES.filter((f) => existsSync(join(dir, f)));
-  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : []), ...sidecars];
+  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : []), ...(m.symbols ? [SYMBOLS_FILE] : []), ...sidecars];
   const files: Manifest['files'] = {};
   for (const f of written) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
   const manifest: Manifest = {
@@ -256,7 +265,12 @@ export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): Index
     const ann = reading(join(dataDirOf(dir, manifest.data), 'dense.usearch'), () => verified(dir, manifest, 'dense.usearch'));
     dense = reading(df.path, () => AnnDenseStore.open(dc, ann, manifest.encoder!.dim, premises.size));
   }
-  return { dir, manifest, premises, sparse, informal, dense };
+  let symbols: SymbolSets | undefined;
+  if (manifest.files?.[SYMBOLS_FILE]) {
+    const sf = listed(dir, manifest, SYMBOLS_FILE);
+    symbols = reading(sf.path, () => readSymbolsFile(sf.path, sf.expected, premises.size));
+  }
+  return { dir, manifest, premises, sparse, informal, dense, symbols };
 }
 
 /**
@@ -274,10 +288,11 @@ export async function writeDenseCopy(
 ): Promise<Manifest> {
   const src = readManifest(from);
   prepareOutDir(dir);
-  for (const f of ['premises.bin', ...SPARSE_FILES]) {
+  const symbols = !!src.files?.[SYMBOLS_FILE];
+  for (const f of ['premises.bin', ...SPARSE_FILES, ...(symbols ? [SYMBOLS_FILE] : [])]) {
     if (f === 'informal.bin' && informal) writeBm25(join(dir, f), informal);
     else copyFileSync(verified(from, src, f), join(dir, f));
   }
   await writeDenseFiles(dir, dense, onAnnProgress);
-  return writeManifest(dir, { premises: src.premises, encoder: dense.encoder, sources: src.sources, stats: src.stats });
+  return writeManifest(dir, { premises: src.premises, encoder: dense.encoder, sources: src.sources, stats: src.stats, symbols });
 }

@@ -1,6 +1,6 @@
 /** `premise-lsp query --index DIR | --project DIR [--k N] [--mode M] [--slot TACTIC] [--in M] [--ns N] [--kind K] [--deprecated] [--pattern] [--imported-modules A,B | --imports-from FILE [--imports only|prefer|any]] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]] [--json] <text | ->` */
 import { readFileSync } from 'node:fs';
-import { PatternError, slotOf } from '../engine/open.js';
+import { QueryError, slotOf } from '../engine/open.js';
 import { MAX_QUERY_CHARS, type ScopeFilter, type SearchHit } from '../engine/types.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
@@ -71,7 +71,8 @@ export async function queryCommand(argv: string[]): Promise<number> {
   try {
     let hits: SearchHit[];
     const imports = importChoice(request, engine);
-    const opts = { k, mode, rerank, slot: values.slot, scope, ...(values.pattern ? { pattern: true } : {}), ...importSearchOptions(imports, engine) };
+    const onPartial = (why: string) => process.stderr.write(`premise-lsp: partial answer: ${why}\n`);
+    const opts = { k, mode, rerank, slot: values.slot, scope, ...(values.pattern ? { pattern: true } : {}), ...importSearchOptions(imports, engine), onPartial };
     try {
       if (llm) {
         const r = await searchWithLlm(engine, llm, text, opts);
@@ -79,7 +80,7 @@ export async function queryCommand(argv: string[]): Promise<number> {
         hits = r.hits;
       } else hits = await engine.search(text, opts);
     } catch (e) {
-      if (e instanceof PatternError) throw new UsageError(e.message);
+      if (e instanceof QueryError) throw new UsageError(e.message);
       throw e;
     }
     // what the caller cannot use as it stands says which import it needs

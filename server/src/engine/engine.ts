@@ -30,8 +30,9 @@ import { slotOf } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, SearchHit, SearchOptions } from './types.js';
-import { inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
-import { looksLikePattern, parsePattern, type Pattern } from './pattern.js';
+import { checkScopeSize, inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
+import { looksLikePattern, matchSegments, parsePattern, type Pattern } from './pattern.js';
+import { Gate, PATTERN_BUDGET_MS } from './pattern-run.js';
 import { SourcePaths } from '../../../indexes/src/source-paths.js';
 import { orderOf, type Candidate } from './pipeline/candidate.js';
 import { runPipeline } from './pipeline/run.js';
@@ -85,6 +86,8 @@ export interface EngineOptions {
    * on their own (`fuse`'s `byEntry`); the workspace is the last base segment when there are several (`firstOwn`).
    */
   project?: boolean;
+  /** A pattern search's time budget when a search does not say (ms; default PATTERN_BUDGET_MS, pattern-run.ts). */
+  patternBudgetMs?: number;
 }
 
 /**
@@ -139,6 +142,7 @@ interface Prepared {
 export function prepareQuery(query: string, opts: Pick<SearchOptions, 'scope' | 'pattern'>): Prepared {
   const read = readScopeTerms(query);
   const scope = mergeScope(opts.scope, read.scope);
+  checkScopeSize(scope);
   const pattern = opts.pattern === true || (opts.pattern === undefined && looksLikePattern(read.text)) ? parsePattern(read.text) : undefined;
   return { text: read.text, scope, pattern };
 }
@@ -344,7 +348,7 @@ export class Engine implements PremiseSearch {
         continue;
       }
       const hits = await this.searchOne(parsed[i]!, vectors[i], mode, k, opts, view, prepared[i]!);
-      if (key !== undefined) this.resultCache.set(key, hits);
+      if (key !== undefined && !this.partialAnswers.has(hits)) this.resultCache.set(key, hits);
       out.push(hits);
     }
     return out;
@@ -484,6 +488,8 @@ export class Engine implements PremiseSearch {
         usable(seg, segIndex, id) && !hiddenIds[segIndex]!.has(id) && (!opts.only || opts.only.has(seg.table.name(id)));
       return this.baseline(q, mode, k, ok, segs).filter((h) => inScope(scope, h)).map((h, i) => ({ ...h, rank: i + 1 }));
     }
+    // the pattern's matches before anything is scored: matching gives other searches turns, and they reuse the segments' accumulators
+    const matched = pattern ? await this.matchPattern(pattern, segs, (seg, segIndex, id) => usable(seg, segIndex, id) && !filtered(seg, id), opts) : undefined;
     const search: Search = {
       q,
       mode,
@@ -499,6 +505,7 @@ export class Engine implements PremiseSearch {
       poolSize: pool,
       blocked,
       pattern,
+      matched,
       project: !!this.opts.project,
       firstOwn: this.firstOwn(),
       maxUses: this.maxUses,
@@ -520,7 +527,32 @@ export class Engine implements PremiseSearch {
       if (out.length >= k) break;
       if (!c.info.deprecated || scope.deprecated) out.push(c);
     }
-    return out.map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+    const hits = out.map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
+    if (matched?.partial) this.partialAnswers.add(hits);
+    return hits;
+  }
+
+  /** At most PATTERN_SEARCHES_AT_ONCE pattern searches match at once (pattern-run.ts). */
+  private readonly patternGate = new Gate();
+  /** Answers whose pattern search ran out of budget: never cached. */
+  private readonly partialAnswers = new WeakSet<SearchHit[]>();
+
+  /** A pattern's matches in every segment, within the search's budget; a partial answer is reported to `opts.onPartial`. */
+  private async matchPattern(
+    pattern: Pattern,
+    segs: Segment[],
+    usable: (seg: Segment, segIndex: number, id: number) => boolean,
+    opts: SearchOptions,
+  ): Promise<{ ids: number[][]; partial: boolean }> {
+    const budget = opts.patternBudgetMs ?? this.opts.patternBudgetMs ?? PATTERN_BUDGET_MS;
+    const release = await this.patternGate.enter();
+    try {
+      const r = await matchSegments(pattern, segs, usable, budget);
+      if (r.partial) opts.onPartial?.(`the pattern search stopped after its ${budget} ms budget: the matches found by then come first`);
+      return r;
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -640,6 +672,8 @@ export class Engine implements PremiseSearch {
     const vectors = enc && infos.length ? await this.overlayVectors(infos, enc) : undefined;
     const refs = records.map((r) => r.refs.filter((n) => n !== r.name));
     this.overlay = infos.length ? Segment.fromInfos(infos, vectors, enc?.dim, refs) : undefined;
+    // the overlay's symbol sets now: the next pattern search costs what the ones after it do
+    this.overlay?.prepareSymbols();
     this.recountLiveUses();
     this.resultCache.clear();
     this.liveCount = undefined;

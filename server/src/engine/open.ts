@@ -34,7 +34,8 @@ export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 export { FixtureEngine } from './fixture-engine.js';
 export { isEquational, mainConclusion } from './shape.js';
 export { slotChoices, slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
-export { PatternError } from './pattern.js';
+export { isPatternQuery, PatternError } from './pattern.js';
+export { QueryError } from './query-error.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
 export { fusionFeatures } from './pipeline/features.js';
 
@@ -153,8 +154,19 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     vocabulary,
     sourceRoots: all.map((parts, i) => opts.sourceRoots?.[dirs[i]!] ?? manifestSources(parts.manifest.sources)),
     moduleImports: mergeModuleImports(dirs.map(readModuleImports)),
+    patternBudgetMs: opts.patternBudgetMs ?? patternBudgetFromEnv(warnOf(opts)),
   });
   return Object.assign(engine, { rerankByDefault: byDefault });
+}
+
+/** `PREMISE_LSP_PATTERN_BUDGET_MS`: a pattern search's time budget in ms for every caller of this process (unset: 2,000). */
+function patternBudgetFromEnv(warn: (message: string) => void): number | undefined {
+  const raw = process.env.PREMISE_LSP_PATTERN_BUDGET_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  warn(`PREMISE_LSP_PATTERN_BUDGET_MS must be a positive number of ms, got ${JSON.stringify(raw)}; using the default`);
+  return undefined;
 }
 
 /** One shipped model loaded as a search loads it (`premise-lsp doctor`): what it is, where, and what failed. */

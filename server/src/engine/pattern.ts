@@ -12,7 +12,10 @@
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import type { Segment } from './segment.js';
-import { arrowParts, patternBinds, patternMatches, patternTarget, readTermPattern, splitConclusion, type TermPattern } from './slot.js';
+import { QueryError } from './query-error.js';
+import { readScopeTerms } from './scope.js';
+import { arrowParts, MATCH_BUDGET, patternBinds, patternMatches, patternTarget, readTermPattern, splitConclusion, stepsLeft, type TermPattern } from './slot.js';
+import { PatternRun } from './pattern-run.js';
 
 export type PatternPart =
   | { kind: 'const'; name: string }
@@ -30,8 +33,24 @@ export interface Pattern {
 export const MAX_CHECKED = 30_000;
 export const MAX_MATCHES = 2_000;
 
-/** A bad pattern: a message for the user (empty part, unbalanced brackets, unclosed quote). */
-export class PatternError extends Error {}
+/**
+ * Bounds on a pattern's own size, checked when it is read (a PatternError past
+ * them): Loogle queries are a line of a few parts, and every part, hypothesis and
+ * hole multiplies the matching work of every candidate.
+ */
+export const MAX_PATTERN_CHARS = 1_000;
+export const MAX_PATTERN_PARTS = 16;
+/** Hypotheses of one `⊢` part (`⊢ _ < _ → _ ≤ _ → …`). */
+export const MAX_PATTERN_HYPS = 16;
+/** Brackets open at once. */
+export const MAX_PATTERN_DEPTH = 32;
+/** Holes one after the other (`_ _ _ _`: a hole applied to holes, each way of splitting an application tried). */
+export const MAX_HOLES_IN_A_ROW = 4;
+/** Steps of the matcher one premise may take for all the parts of a pattern together. */
+const PREMISE_STEPS = 4 * MATCH_BUDGET;
+
+/** A bad pattern: a message for the user (empty part, unbalanced brackets, unclosed quote, too large). */
+export class PatternError extends QueryError {}
 
 const IDENT = /^[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)*$/u;
 const TURNSTILE = /^(?:⊢|\|-)\s*/;
@@ -51,8 +70,9 @@ function splitParts(text: string): string[] {
     const c = text[i]!;
     if (c === '"') quoted = !quoted;
     if (quoted) continue;
-    if (OPEN.includes(c)) depth++;
-    else if (CLOSE.includes(c)) {
+    if (OPEN.includes(c)) {
+      if (++depth > MAX_PATTERN_DEPTH) throw new PatternError(`the pattern nests brackets more than ${MAX_PATTERN_DEPTH} deep`);
+    } else if (CLOSE.includes(c)) {
       if (--depth < 0) throw new PatternError(`unbalanced ${JSON.stringify(c)} in the pattern`);
     } else if (depth === 0 && /[∀∃λ∑∏]/.test(c)) binder = true;
     else if (c === ',' && depth === 0) {
@@ -60,6 +80,7 @@ function splitParts(text: string): string[] {
       else {
         out.push(text.slice(at, i).trim());
         at = i + 1;
+        if (out.length >= MAX_PATTERN_PARTS) throw new PatternError(`the pattern has more than ${MAX_PATTERN_PARTS} comma-separated parts`);
       }
     }
   }
@@ -90,26 +111,45 @@ export function looksLikePattern(text: string): boolean {
   return parts.some(sure) && parts.every((p) => sure(p) || IDENT.test(p) || TURNSTILE.test(p));
 }
 
-/** Without the brackets around the whole text (`⊢ (_ < _ → _)`), if they are one group. */
+/** Whether a search of this query text (without the `pattern` option) reads it as a pattern. */
+export function isPatternQuery(query: string): boolean {
+  return looksLikePattern(readScopeTerms(query).text);
+}
+
+/** Without the brackets around the whole text (`⊢ (_ < _ → _)`), if they are one group (one pass over the text, however deep). */
 function unwrap(text: string): string {
-  let t = text.trim();
-  while (t.startsWith('(') && t.endsWith(')')) {
-    let depth = 0;
-    let whole = true;
-    for (let i = 0; i < t.length - 1 && whole; i++) {
-      if (OPEN.includes(t[i]!)) depth++;
-      else if (CLOSE.includes(t[i]!) && --depth === 0) whole = false;
-    }
-    if (!whole) break;
-    t = t.slice(1, -1).trim();
+  const t = text.trim();
+  // where each bracket closes
+  const closer = new Int32Array(t.length).fill(-1);
+  const stack: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (OPEN.includes(t[i]!)) stack.push(i);
+    else if (CLOSE.includes(t[i]!) && stack.length) closer[stack.pop()!] = i;
   }
-  return t;
+  let a = 0;
+  let b = t.length - 1;
+  while (a < b && t[a] === '(' && closer[a] === b) {
+    a++;
+    b--;
+    while (a <= b && /\s/.test(t[a]!)) a++;
+    while (b >= a && /\s/.test(t[b]!)) b--;
+  }
+  return t.slice(a, b + 1);
+}
+
+/** A PatternError when a term part has more holes in a row than MAX_HOLES_IN_A_ROW. */
+function checkHoles(raw: string): void {
+  const run = new RegExp(`(?:(?:${HOLE.source})\\s*){${MAX_HOLES_IN_A_ROW + 1}}`, 'u');
+  if (run.test(raw.replace(/\?[\p{L}_][\p{L}\p{N}_']*/gu, '?a'))) {
+    throw new PatternError(`more than ${MAX_HOLES_IN_A_ROW} holes in a row in ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + '…' : raw)}`);
+  }
 }
 
 /** Reads a pattern (throws PatternError with what is wrong). */
 export function parsePattern(text: string): Pattern {
   const t = text.trim();
   if (!t) throw new PatternError('the pattern is empty');
+  if (t.length > MAX_PATTERN_CHARS) throw new PatternError(`the pattern has ${t.length} characters, more than the ${MAX_PATTERN_CHARS} allowed`);
   const parts: PatternPart[] = [];
   const plain: string[] = [];
   for (const raw of splitParts(t)) {
@@ -121,7 +161,10 @@ export function parsePattern(text: string): Pattern {
     } else if (TURNSTILE.test(raw)) {
       const body = unwrap(raw.replace(TURNSTILE, ''));
       if (!body) throw new PatternError('⊢ needs a conclusion after it');
-      const pieces = arrowParts(body).map(readTermPattern);
+      const arrows = arrowParts(body);
+      if (arrows.length - 1 > MAX_PATTERN_HYPS) throw new PatternError(`the conclusion pattern has ${arrows.length - 1} hypotheses, more than the ${MAX_PATTERN_HYPS} allowed`);
+      arrows.forEach(checkHoles);
+      const pieces = arrows.map(readTermPattern);
       if (pieces.some((p) => !p.toks.length)) throw new PatternError(`empty hypothesis or conclusion in ${JSON.stringify(raw)}`);
       parts.push({ kind: 'concl', text: body, hyps: pieces.slice(0, -1), concl: pieces[pieces.length - 1]! });
       plain.push(body);
@@ -129,6 +172,7 @@ export function parsePattern(text: string): Pattern {
       parts.push({ kind: 'const', name: raw });
       plain.push(raw);
     } else {
+      checkHoles(raw);
       const pat = readTermPattern(raw);
       if (!pat.toks.length) throw new PatternError(`nothing to match in ${JSON.stringify(raw)}`);
       parts.push({ kind: 'term', text: raw, pat });
@@ -199,19 +243,40 @@ export function statementType(p: Pick<PremiseInfo, 'args' | 'goal' | 'statement'
   return { type: [...hyps.map(wrap), goal].join(' → '), hyps: [...hyps, ...inner.hyps], concl: inner.concl };
 }
 
-/** Whether a premise matches a term or conclusion part (constants and names are decided by the symbol sets and names). */
-function matchesTerm(part: Extract<PatternPart, { kind: 'term' | 'concl' }>, p: PremiseInfo): boolean {
+type TermPart = Extract<PatternPart, { kind: 'term' | 'concl' }>;
+
+/**
+ * Whether a premise matches every term and conclusion part (constants and names
+ * are decided by the symbol sets and names), within PREMISE_STEPS of the matcher
+ * for all of them together.
+ */
+function matchesTerms(parts: readonly TermPart[], p: PremiseInfo): boolean {
   const st = statementType(p);
-  if (part.kind === 'term') return patternMatches(part.pat, patternTarget(st.type));
-  // a `?a` of the conclusion is the same text in the hypotheses (each hypothesis takes the first that fits)
-  let bind = patternBinds(part.concl, patternTarget(st.concl), new Map());
-  if (!bind) return false;
-  const hyps = part.hyps.length ? st.hyps.map(patternTarget) : [];
-  for (const h of part.hyps) {
-    let next: Map<string, string> | undefined;
-    for (const t of hyps) if ((next = patternBinds(h, t, bind))) break;
-    if (!next) return false;
-    bind = next;
+  let steps = PREMISE_STEPS;
+  let type: ReturnType<typeof patternTarget> | undefined;
+  for (const part of parts) {
+    if (part.kind === 'term') {
+      const ok = patternMatches(part.pat, (type ??= patternTarget(st.type)), false, steps);
+      steps = stepsLeft();
+      if (!ok) return false;
+      continue;
+    }
+    // a `?a` of the conclusion is the same text in the hypotheses (each hypothesis takes the first that fits)
+    let bind = patternBinds(part.concl, patternTarget(st.concl), new Map(), steps);
+    steps = stepsLeft();
+    if (!bind) return false;
+    const hyps = part.hyps.length ? st.hyps.map(patternTarget) : [];
+    for (const h of part.hyps) {
+      let next: Map<string, string> | undefined;
+      for (const t of hyps) {
+        if (steps <= 0) return false;
+        next = patternBinds(h, t, bind, steps);
+        steps = stepsLeft();
+        if (next) break;
+      }
+      if (!next) return false;
+      bind = next;
+    }
   }
   return true;
 }
@@ -247,15 +312,31 @@ function meansConstant(seg: Segment, id: number, name: string): boolean {
   return true;
 }
 
+/** Sorts ids by uses, most first, then by id (one numeric key each: no comparator calls). */
+function byUses(seg: Segment, ids: number[]): number[] {
+  const keys = new Float64Array(ids.length);
+  // ids < 2^24 and uses < 2^28 in any index: the key is exact
+  ids.forEach((id, i) => (keys[i] = -seg.usesOf(id) * 2 ** 24 + id));
+  keys.sort();
+  return Array.from(keys, (k) => ((k % 2 ** 24) + 2 ** 24) % 2 ** 24);
+}
+
 /**
  * The ids of a segment's premises that match every part, the most used first, at
- * most MAX_MATCHES of the MAX_CHECKED most used candidates; `usable` says which may be returned.
+ * most MAX_MATCHES of the MAX_CHECKED most used candidates; `usable` says which may
+ * be returned. Works in slices that give other callers a turn, and stops when
+ * `run`'s budget is spent (`run.partial`: the matches found by then).
  */
-export function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number) => boolean): number[] {
+export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number) => boolean, run: PatternRun = new PatternRun(Infinity)): Promise<number[]> {
   let cands: number[] | undefined;
   const groups = pattern.parts.flatMap(requiredSymbols);
   if (groups.length) {
-    const sets = groups.map((g) => postingsOf(seg, g)).sort((a, b) => a.size - b.size);
+    const sets: Set<number>[] = [];
+    for (const g of groups) {
+      sets.push(postingsOf(seg, g));
+      if (!(await run.tick())) return [];
+    }
+    sets.sort((a, b) => a.size - b.size);
     cands = [...sets[0]!].filter((d) => sets.every((s) => s.has(d)));
   }
   const fragments = pattern.parts.flatMap((p) => (p.kind === 'name' ? [p.fragment] : []));
@@ -267,23 +348,44 @@ export function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number
   };
   if (!cands) {
     cands = [];
-    for (let id = 0; id < seg.table.size; id++) if (named(id)) cands.push(id);
+    for (let id = 0; id < seg.table.size; id++) {
+      if (named(id)) cands.push(id);
+      if ((id & 1023) === 1023 && !(await run.tick())) return [];
+    }
   } else if (fragments.length) cands = cands.filter(named);
-  cands = cands.filter(usable);
-  cands.sort((a, b) => seg.usesOf(b) - seg.usesOf(a) || a - b);
+  cands = byUses(seg, cands.filter(usable));
   if (cands.length > MAX_CHECKED) cands.length = MAX_CHECKED;
   // constants named in full: also those inside terms (`Real.sqrt ?a`), which the matcher reads by their last part
   const consts = [...new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : p.kind === 'name' ? [] : qualified(p.text))))];
-  const terms = pattern.parts.filter((p): p is Extract<PatternPart, { kind: 'term' | 'concl' }> => p.kind === 'term' || p.kind === 'concl');
+  const terms = pattern.parts.filter((p): p is TermPart => p.kind === 'term' || p.kind === 'concl');
   const out: number[] = [];
   for (const id of cands) {
+    if (!(await run.tick())) break;
     if (!consts.every((c) => meansConstant(seg, id, c))) continue;
-    if (terms.length) {
-      const info = seg.table.get(id);
-      if (!terms.every((t) => matchesTerm(t, info))) continue;
-    }
+    if (terms.length && !matchesTerms(terms, seg.table.get(id))) continue;
     out.push(id);
     if (out.length >= MAX_MATCHES) break;
   }
   return out;
+}
+
+/**
+ * A pattern's matches in each of the segments (in order), within one budget for
+ * all of them: `partial` when it ran out before every candidate was checked.
+ */
+export async function matchSegments(
+  pattern: Pattern,
+  segs: readonly Segment[],
+  usable: (seg: Segment, segIndex: number, id: number) => boolean,
+  budgetMs: number,
+): Promise<{ ids: number[][]; partial: boolean }> {
+  // an index without stored symbol sets builds them here, outside the budget (which is for matching)
+  for (const seg of segs) seg.prepareSymbols();
+  const run = new PatternRun(budgetMs);
+  const ids: number[][] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i]!;
+    ids.push(run.partial ? [] : await matchSegment(pattern, seg, (id) => usable(seg, i, id), run));
+  }
+  return { ids, partial: run.partial };
 }

@@ -8,7 +8,8 @@
  * scope before they keep their best (k results come back when k match).
  */
 import { LRUCache } from 'lru-cache';
-import type { ScopeFilter } from './types.js';
+import { MAX_SCOPE_ENTRIES, type ScopeFilter } from './types.js';
+import { QueryError } from './query-error.js';
 
 /** `kind:theorem` also takes Lean's `lemma` (Mathlib's `lemma` is a theorem). */
 const KIND_ALIASES: Readonly<Record<string, readonly string[]>> = { theorem: ['theorem', 'lemma'] };
@@ -47,6 +48,24 @@ export function mergeScope(a: ScopeFilter | undefined, b: ScopeFilter | undefine
   return out;
 }
 
+/**
+ * Throws a QueryError when a list of the filter has more than MAX_SCOPE_ENTRIES
+ * entries: the bound holds for the merged filter, whether the entries came from
+ * the options, from terms in the query text, or both.
+ */
+export function checkScopeSize(s: ScopeFilter): void {
+  const lists: [string, readonly string[] | undefined][] = [
+    ['modules (in:)', s.modules],
+    ['namespaces (ns:)', s.namespaces],
+    ['kinds (kind:)', s.kinds],
+  ];
+  for (const [what, list] of lists) {
+    if (list && list.length > MAX_SCOPE_ENTRIES) {
+      throw new QueryError(`the search names ${list.length} ${what}, more than the ${MAX_SCOPE_ENTRIES} allowed (terms in the query and the scope options together)`);
+    }
+  }
+}
+
 /** Whether the filter restricts by module, namespace or kind (deprecated premises are left out of every search). */
 export const restricts = (s: ScopeFilter) => !!(s.modules?.length || s.namespaces?.length || s.kinds?.length);
 
@@ -59,6 +78,15 @@ const underPrefix = (name: string, prefixes: readonly string[]) => prefixes.some
 
 /** Namespace `Finset` holds `Finset.x` and `Finset.Nat.x`, not `Finset` itself. */
 const inNamespace = (name: string, prefixes: readonly string[]) => prefixes.some((p) => name.startsWith(p.endsWith('.') ? p : p + '.'));
+
+/** `inNamespace` for many names: each name's dotted prefixes looked up in a set (its cost does not grow with the list). */
+function namespaceTest(prefixes: readonly string[]): (name: string) => boolean {
+  const set = new Set(prefixes.map((p) => (p.endsWith('.') ? p.slice(0, -1) : p)));
+  return (name) => {
+    for (let i = name.indexOf('.'); i >= 0; i = name.indexOf('.', i + 1)) if (set.has(name.slice(0, i))) return true;
+    return false;
+  };
+}
 
 export function kindsOf(kinds: readonly string[]): Set<string> {
   return new Set(kinds.flatMap((k) => KIND_ALIASES[k] ?? [k]));
@@ -128,12 +156,13 @@ export class ScopeMasks {
     const moduleOk = s.modules?.length ? f.modules.map((m) => underPrefix(m, s.modules!)) : undefined;
     const want = s.kinds?.length ? kindsOf(s.kinds) : undefined;
     const kindOk = want ? f.kinds.map((k) => want.has(k)) : undefined;
+    const nsOk = s.namespaces?.length ? namespaceTest(s.namespaces) : undefined;
     for (let id = 0; id < n; id++) {
       const out =
         (!s.deprecated && f.deprecated[id] === 1) ||
         (moduleOk !== undefined && !moduleOk[f.moduleOf[id]!]) ||
         (kindOk !== undefined && !kindOk[f.kindOf[id]!]) ||
-        (!!s.namespaces?.length && !inNamespace(this.table.name(id), s.namespaces));
+        (nsOk !== undefined && !nsOk(this.table.name(id)));
       if (out) mask[id] = 1;
     }
     this.masks.set(key, mask);

@@ -125,9 +125,9 @@ export class Segment {
     return w;
   }
 
-  /** Per-premise symbol sets for the SInE/MePo baselines, built on first use. */
+  /** Per-premise symbol sets (pattern search, the SInE/MePo baselines): the index's stored ones, else built on first use. */
   get symbols(): SymbolSets {
-    return (this.symbolSets ??= new SymbolSets(this.table));
+    return (this.symbolSets ??= SymbolSets.build(this.table));
   }
 
   /** How many proofs use the premise: in its own index, and from the other segments. */
@@ -135,7 +135,19 @@ export class Segment {
     return Math.max(0, this.table.uses[id]! + (this.crossUses.fixed.get(id) ?? 0) + (this.crossUses.live.get(id) ?? 0));
   }
 
+  /** Builds the symbol sets now (the overlay's, on upsert), not on the first search that needs them. */
+  prepareSymbols(): void {
+    void this.symbols;
+  }
+
   static fromIndex(parts: IndexParts, external?: ReadonlyMap<number, readonly string[]>): Segment {
+    const seg = Segment.fromIndexParts(parts, external);
+    // stored at index time (symbols.bin); an older index builds them on first use
+    if (parts.symbols) seg.symbolSets = parts.symbols;
+    return seg;
+  }
+
+  private static fromIndexParts(parts: IndexParts, external?: ReadonlyMap<number, readonly string[]>): Segment {
     if (!external?.size) return new Segment(parts.premises, parts.sparse, parts.informal, parts.dense);
     const t = parts.premises;
     const table: PremiseSource = {

@@ -249,7 +249,7 @@ function conclusion(ts: Tok[]): { concl: Tok[]; bound: string[]; hyps: number } 
  * this (a hostile 50,000-character goal once took 1.4 s a search).
  */
 let budget = 0;
-const MATCH_BUDGET = 20_000;
+export const MATCH_BUDGET = 20_000;
 
 const isAtom = (t: Tok | undefined) => t !== undefined && (/^[\p{L}_0-9]/u.test(t) || !!OPEN[t]);
 
@@ -750,9 +750,13 @@ export function patternTarget(text: string): Goal {
   return { toks, ended: [...toks, END], set: new Set(toks) };
 }
 
-/** Whether the pattern matches a subterm of the text (`whole`: all of it); bounded by the matcher's budget. */
-export function patternMatches(pat: TermPattern, target: Goal, whole = false): boolean {
-  budget = MATCH_BUDGET;
+/**
+ * Whether the pattern matches a subterm of the text (`whole`: all of it); bounded
+ * by `steps` of the matcher's work (default: one premise's budget; what is left
+ * after it: `stepsLeft()`).
+ */
+export function patternMatches(pat: TermPattern, target: Goal, whole = false, steps = MATCH_BUDGET): boolean {
+  budget = steps;
   if (!pat.toks.length) return false;
   if (whole && pat.toks.length === 1 && pat.vars.has(pat.toks[0]!)) return true;
   looseHoles = true;
@@ -767,8 +771,8 @@ export function patternMatches(pat: TermPattern, target: Goal, whole = false): b
  * Whether the pattern matches all of the text with the variables already bound in
  * `bind` (a conclusion pattern's parts share their `?a`); the bindings after it, or undefined.
  */
-export function patternBinds(pat: TermPattern, target: Goal, bind: ReadonlyMap<string, string>): Map<string, string> | undefined {
-  budget = MATCH_BUDGET;
+export function patternBinds(pat: TermPattern, target: Goal, bind: ReadonlyMap<string, string>, steps = MATCH_BUDGET): Map<string, string> | undefined {
+  budget = steps;
   if (!pat.toks.length) return undefined;
   if (pat.toks.length === 1 && pat.vars.has(pat.toks[0]!)) {
     const v = pat.toks[0]!;
@@ -785,6 +789,9 @@ export function patternBinds(pat: TermPattern, target: Goal, bind: ReadonlyMap<s
     looseHoles = false;
   }
 }
+
+/** The matcher's steps left after the last `patternMatches` or `patternBinds` (0 when it ran out). */
+export const stepsLeft = (): number => Math.max(0, budget);
 
 /** A statement's conclusion and hypotheses (leading `∀`s and `A →`s taken off), as tokens joined back into texts. */
 export function splitConclusion(text: string): { concl: string; hyps: string[] } {

@@ -20,6 +20,13 @@ export type Mode = 'bm25' | 'dense' | 'hybrid' | 'sine' | 'mepo';
  */
 export const MAX_QUERY_CHARS = 20_000;
 
+/**
+ * Most entries of each scope list (modules, namespaces, kinds) one search takes,
+ * wherever they come from (`SearchOptions.scope`, `in:`/`ns:`/`kind:` terms in the
+ * query text, both together): each entry is tested against every premise.
+ */
+export const MAX_SCOPE_ENTRIES = 100;
+
 /** How a query was read. */
 export type QueryStyle = 'lean-state' | 'isabelle-state' | 'lean-statement' | 'text';
 
@@ -123,6 +130,18 @@ export interface SearchOptions {
    * `eval --no-goal-match` comparisons). Not for `sine`/`mepo`.
    */
   goalMatch?: boolean;
+  /**
+   * Pattern searches: the time the matching may take for this query, in ms (default:
+   * the engine's, 2,000). Past it the search stops and answers with the matches
+   * found by then (`onPartial` is called); a pattern search also gives other
+   * searches turns while it works.
+   */
+  patternBudgetMs?: number;
+  /**
+   * Called (with why) when the answer is partial: the pattern search ran out of its
+   * budget before every candidate was checked. Partial answers are not cached.
+   */
+  onPartial?: (why: string) => void;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */

@@ -32,15 +32,22 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { PremiseRecord } from '../../../indexes/src/extract/record.js';
-import { PatternError, slotChoices, slotOf, withNotation } from '../engine/open.js';
-import type { Mode, PremiseSearch, ScopeFilter } from '../engine/types.js';
+import { isPatternQuery, QueryError, slotChoices, slotOf, withNotation } from '../engine/open.js';
+import { MAX_SCOPE_ENTRIES, type Mode, type PremiseSearch, type ScopeFilter } from '../engine/types.js';
 import { newPremiseRecord } from './new-premises.js';
 import { importableNames, importScope } from '../../../indexes/src/module-imports.js';
 import type { LlmClient } from '../llm/client.js';
 import { searchWithLlm } from '../llm/search.js';
-import { RouteTable, jsonError as error, type ApiResponse, type RouteSet } from './routes.js';
+import { RouteTable, jsonError as error, type ApiResponse, type Lane, type RouteSet } from './routes.js';
 
 export type { ApiResponse };
+
+/**
+ * The header of an answer whose pattern search ran out of its time budget: its
+ * value says why. The body keeps LeanHammer's shape (a list), with the matches
+ * found by then first.
+ */
+export const PARTIAL_HEADER = 'x-premise-partial';
 
 export interface LeanHammerOptions {
   /** Most new premises one request may carry (`GET /max-new-premises`). */
@@ -98,8 +105,7 @@ function field<T>(body: Record<string, unknown>, key: string, check: (v: unknown
   return v;
 }
 
-/** Most entries of a scope list (`in`, `ns`, `kinds`), and most characters of each. */
-const MAX_SCOPE_ENTRIES = 100;
+/** A scope list (`in`, `ns`, `kinds`): at most MAX_SCOPE_ENTRIES names (the engine's bound, types.ts) of at most MAX_NAME_CHARS each. */
 const isNameList = (v: unknown): v is string[] =>
   Array.isArray(v) && v.length <= MAX_SCOPE_ENTRIES && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= MAX_NAME_CHARS);
 
@@ -148,7 +154,8 @@ export class LeanHammerApi implements RouteSet {
     '/retrieve': {
       POST: async ({ body }) => {
         try {
-          return { status: 200, body: await this.retrieve(body) };
+          const r = await this.retrieve(body);
+          return { status: 200, body: r.hits, ...(r.partial ? { headers: { [PARTIAL_HEADER]: r.partial } } : {}) };
         } catch (e) {
           if (e instanceof BadRequest) return error(400, e.message);
           throw e;
@@ -162,7 +169,24 @@ export class LeanHammerApi implements RouteSet {
     return new RouteTable([this]).handle(method, path, body);
   }
 
-  private async retrieve(raw: string): Promise<{ name: string; score: number }[]> {
+  /**
+   * Whether a request is a pattern search (`pattern: true`, or a `state` written as one):
+   * the server works on those in a lane of their own, so that waiting pattern searches
+   * never hold the places of other requests. Bodies over MAX_STATE_CHARS + 64 Ki (those
+   * with new premises) are not read for this, and go with the others.
+   */
+  lane(method: string, path: string, body: string): Lane {
+    if (method !== 'POST' || path !== '/retrieve' || body.length > MAX_STATE_CHARS + 65_536) return 'normal';
+    try {
+      const b = JSON.parse(body) as Record<string, unknown>;
+      if (!b || typeof b !== 'object' || typeof b.state !== 'string' || b.pattern === false) return 'normal';
+      return b.pattern === true || isPatternQuery(withNotation(b.state)) ? 'pattern' : 'normal';
+    } catch {
+      return 'normal';
+    }
+  }
+
+  private async retrieve(raw: string): Promise<{ hits: { name: string; score: number }[]; partial?: string }> {
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -223,16 +247,18 @@ export class LeanHammerApi implements RouteSet {
     const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
     const scope = scopeOf(b);
     const pattern = field(b, 'pattern', (v): v is boolean => typeof v === 'boolean', 'true or false');
-    const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot, scope, pattern } as const;
+    let partial: string | undefined;
+    const onPartial = (why: string) => (partial = why);
+    const opts = { k, lang: 'lean', only, extra, rerank: this.opts.rerank, mode: this.opts.mode, slot, scope, pattern, onPartial } as const;
     const query = withNotation(state);
     try {
       const hits =
         this.opts.llm && useLlm
           ? (await searchWithLlm(this.engine, this.opts.llm, query, opts, this.opts.log)).hits
           : await this.engine.search(query, opts);
-      return hits.map((h) => ({ name: h.name, score: h.score }));
+      return { hits: hits.map((h) => ({ name: h.name, score: h.score })), ...(partial ? { partial } : {}) };
     } catch (e) {
-      if (e instanceof PatternError) throw new BadRequest(e.message);
+      if (e instanceof QueryError) throw new BadRequest(e.message);
       throw e;
     }
   }

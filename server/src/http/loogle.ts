@@ -11,10 +11,10 @@
  * whitespace collapsed; errors are answered with status 200, as Loogle does.
  * `heartbeats` is always 0 (nothing is elaborated). Transport-free.
  */
-import { PatternError } from '../engine/open.js';
+import { QueryError } from '../engine/open.js';
 import type { Mode, PremiseSearch } from '../engine/types.js';
 import { oneLine, signatureOf } from './hit-fields.js';
-import type { ApiResponse, RouteSet } from './routes.js';
+import type { Lane, ApiResponse, RouteSet } from './routes.js';
 
 /** Most hits one answer lists (Loogle's own bound). */
 export const LOOGLE_MAX_HITS = 200;
@@ -69,6 +69,11 @@ export class LoogleApi implements RouteSet {
     private readonly opts: SearchApiOptions = {},
   ) {}
 
+  /** Every Loogle query is a pattern search: it waits in the pattern lane. */
+  lane(_method: string, path: string): Lane {
+    return path === '/json' ? 'pattern' : 'normal';
+  }
+
   async json(raw: string | null): Promise<ApiResponse> {
     if (raw === null) return ok({});
     const q = normalizeLoogleQuery(raw);
@@ -78,7 +83,7 @@ export class LoogleApi implements RouteSet {
     try {
       hits = await this.engine.search(q, { pattern: true, k: LOOGLE_MAX_HITS + 1, lang: 'lean', rerank: this.opts.rerank, mode: this.opts.mode });
     } catch (e) {
-      if (e instanceof PatternError) return failure(e.message);
+      if (e instanceof QueryError) return failure(e.message);
       throw e;
     }
     const matches = hits.filter((h) => h.parts.pattern === 1);

@@ -5,6 +5,8 @@
  * port. Transport-free: server.ts puts it on node:http.
  */
 
+import { QueryError } from '../engine/open.js';
+
 export interface ApiResponse {
   status: number;
   body: unknown;
@@ -23,11 +25,18 @@ export type Handler = (req: ApiRequest) => Promise<ApiResponse> | ApiResponse;
 /** What the transport calls: a method, the request target (path and query) and the body. */
 export interface HttpApi {
   handle(method: string, url: string, body: string): Promise<ApiResponse>;
+  /** Which queue a request waits in (server.ts): pattern searches have a lane of their own. */
+  lane?(method: string, url: string, body: string): Lane;
 }
+
+/** The server's work queues: pattern searches wait apart, so they never hold the other requests' places. */
+export type Lane = 'pattern' | 'normal';
 
 /** One contract's routes: path (no trailing slash) → method → handler. */
 export interface RouteSet {
   readonly routes: Readonly<Record<string, Partial<Record<'GET' | 'POST', Handler>>>>;
+  /** A request of this contract that is a pattern search (default: none is). */
+  lane?(method: string, path: string, body: string): Lane;
 }
 
 export const jsonError = (status: number, message: string): ApiResponse => ({ status, body: { error: message } });
@@ -50,7 +59,7 @@ function queryOf(url: string): URLSearchParams {
 export class RouteTable implements HttpApi {
   private readonly table = new Map<string, Partial<Record<string, Handler>>>();
 
-  constructor(sets: readonly RouteSet[]) {
+  constructor(private readonly sets: readonly RouteSet[]) {
     for (const set of sets) {
       for (const [path, methods] of Object.entries(set.routes)) {
         if (this.table.has(path)) throw new Error(`two contracts claim the route ${path}`);
@@ -64,12 +73,23 @@ export class RouteTable implements HttpApi {
     return [...this.table.keys()].sort();
   }
 
+  lane(method: string, url: string, body: string): Lane {
+    const path = pathOf(url);
+    return this.sets.some((set) => set.lane?.(method, path, body) === 'pattern') ? 'pattern' : 'normal';
+  }
+
   async handle(method: string, url: string, body: string): Promise<ApiResponse> {
     const path = pathOf(url);
     const methods = this.table.get(path);
     if (!methods) return jsonError(404, `no route ${JSON.stringify(path)}: ${this.paths().join(', ')}`);
     const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!handler) return jsonError(405, `${path} takes ${Object.keys(methods).join(' or ')}`);
-    return handler({ query: queryOf(url), body });
+    try {
+      return await handler({ query: queryOf(url), body });
+    } catch (e) {
+      // a query the engine refuses (a pattern that does not parse, too many scope entries): the caller's mistake
+      if (e instanceof QueryError) return jsonError(400, e.message);
+      throw e;
+    }
   }
 }

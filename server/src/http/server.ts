@@ -136,6 +136,8 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
   const maxActive = opts.maxActive ?? MAX_ACTIVE;
   const maxQueued = opts.maxQueued ?? MAX_QUEUED;
   const queue = new WorkQueue(maxActive, maxQueued);
+  // pattern searches (the engine matches one at a time, in slices) wait in a lane of their own: never in the others' places
+  const patternQueue = new WorkQueue(1, maxQueued);
   const budget: Budget = { used: 0, max: opts.maxBufferedBytes ?? MAX_BUFFERED_BYTES };
   /** Requests taken in: their bodies being read, waiting for a work place, or worked on. */
   let admitted = 0;
@@ -179,7 +181,7 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
         const body = req.method === 'POST' ? await readBody(req, limit, bodyTimeout, budget, hold) : '';
         const gone = new AbortController();
         res.on('close', () => gone.abort());
-        const entered = queue.enter(gone.signal);
+        const entered = (api.lane?.(req.method ?? 'GET', req.url ?? '/', body) === 'pattern' ? patternQueue : queue).enter(gone.signal);
         if (!entered) return send(503, { error: 'busy' }, { 'retry-after': String(RETRY_AFTER_S) }); // cannot happen: admitted bounds the queue
         release = await entered;
         if (!release) return; // the client left while waiting

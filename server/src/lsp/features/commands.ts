@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { ErrorCodes, RpcError } from '../../jsonrpc/messages.js';
 import type { EditorChannel } from '../editor.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
-import { MAX_QUERY_CHARS, type PremiseSearch, type ScopeFilter, type SearchHit } from '../../engine/types.js';
-import { PatternError } from '../../engine/open.js';
+import { MAX_QUERY_CHARS, MAX_SCOPE_ENTRIES, type PremiseSearch, type ScopeFilter, type SearchHit } from '../../engine/types.js';
+import { QueryError } from '../../engine/open.js';
 import { langFor, syntaxFor, type FeatureContext } from './context.js';
 import { location } from './present.js';
 import { llmClientFor } from './llm.js';
@@ -31,9 +31,6 @@ interface SearchArgs {
   /** Read the query as a pattern (true), never (false), or when written as one (unset). */
   pattern?: boolean;
 }
-
-/** Most entries of each scope list. */
-const MAX_SCOPE_ENTRIES = 100;
 
 /** A scope list argument: a name or a list of names. */
 function names(a: Record<string, unknown>, key: string): string[] | undefined {
@@ -112,7 +109,10 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
     const edit = fi!.edit(module, before);
     return { needsImport: fi!.label(module), ...(edit ? { importEdit: edit } : {}) };
   };
-  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false) };
+  // a pattern search that ran out of its time budget: the answer says so
+  let partial: string | undefined;
+  const onPartial = (why: string) => (partial = why);
+  const opts = { k: a.k ?? cfg.k, mode: cfg.mode, rerank: cfg.rerank, lang: langFor(ctx, a.uri), slot, ...inScope(query), ...importOptions(engine, fi), scope: a.scope, pattern: a.pattern ?? (query.source === 'text' ? undefined : false), onPartial };
   const llm = llmClientFor(cfg.llm);
   let found: { hits: SearchHit[]; augmentation?: unknown };
   try {
@@ -120,7 +120,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
       ? await searchWithLlm(engine, llm, query.text, opts, (line) => ctx.log.warn(line))
       : { hits: await engine.search(query.text, opts), augmentation: undefined };
   } catch (e) {
-    if (e instanceof PatternError) throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${e.message}`);
+    if (e instanceof QueryError) throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp.search: ${e.message}`);
     throw e;
   }
   const { augmentation } = found;
@@ -128,6 +128,7 @@ export async function searchCommand(ctx: FeatureContext, rawArgs: unknown) {
   return {
     query: query.text,
     ...(augmentation ? { llm: augmentation } : {}),
+    ...(partial ? { partial } : {}),
     source: query.goalSource ? `${query.source}:${query.goalSource}` : query.source,
     results: hits.map((h, i) => ({
       name: h.name,
