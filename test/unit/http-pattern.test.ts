@@ -35,9 +35,9 @@ describe('/retrieve pattern searches', () => {
     expect(a.lane('POST', '/retrieve', body({ state: '⊢ _ ≤ _ → _ ≤ _' }))).toBe('pattern');
     expect(a.lane('POST', '/retrieve', body({ state: 'Real.sqrt', pattern: true }))).toBe('pattern');
     expect(a.lane('POST', '/retrieve', body({ state: '_ * _ ns:Nat' }))).toBe('pattern');
-    expect(a.lane('POST', '/retrieve', body({ state: '⊢ _ ≤ _', pattern: false }))).toBe('normal');
-    expect(a.lane('POST', '/retrieve', body({ state: 'a b : ℕ\n⊢ a + b = b + a' }))).toBe('normal');
-    expect(a.lane('POST', '/retrieve', 'not json')).toBe('normal');
+    expect(a.lane('POST', '/retrieve', body({ state: '⊢ _ ≤ _', pattern: false }))).toBe('prover');
+    expect(a.lane('POST', '/retrieve', body({ state: 'a b : ℕ\n⊢ a + b = b + a' }))).toBe('prover');
+    expect(a.lane('POST', '/retrieve', 'not json')).toBe('prover');
     expect(a.lane('GET', '/indexed-premises', '')).toBe('normal');
   });
 
@@ -45,8 +45,9 @@ describe('/retrieve pattern searches', () => {
     const table = new RouteTable([api(), new LoogleApi(engine)]);
     expect(table.lane('GET', '/json?q=Real.sqrt', '')).toBe('pattern');
     expect(table.lane('POST', '/retrieve', body({ state: '⊢ _ ≤ _ → _ ≤ _' }))).toBe('pattern');
-    expect(table.lane('POST', '/retrieve', body({ state: 'a b : ℕ\n⊢ a + b = b + a' }))).toBe('normal');
+    expect(table.lane('POST', '/retrieve', body({ state: 'a b : ℕ\n⊢ a + b = b + a' }))).toBe('prover');
     expect(table.lane('GET', '/indexed-premises', '')).toBe('normal');
+    expect(new RouteTable([api(), new LeanSearchApi(engine)]).lane('POST', '/search', body({ query: ['x'] }))).toBe('normal');
   });
 
   it('answers a query the engine refuses with 400 on every contract, never 500', async () => {

@@ -32,4 +32,15 @@ describe('WorkQueue (HTTP admission)', () => {
     first!();
     expect(typeof (await next)).toBe('function');
   });
+
+  it('lets a request entered first (a prover’s) wait ahead of the others, behind earlier such ones', async () => {
+    const q = new WorkQueue(1, 4);
+    const busy = await q.enter()!;
+    const order: string[] = [];
+    const wait = (name: string, first: boolean) => q.enter(undefined, first)!.then((release) => (order.push(name), release!()));
+    const all = [wait('search 1', false), wait('search 2', false), wait('prover 1', true), wait('prover 2', true)];
+    busy!();
+    await Promise.all(all);
+    expect(order).toEqual(['prover 1', 'prover 2', 'search 1', 'search 2']);
+  });
 });

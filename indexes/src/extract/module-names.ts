@@ -38,9 +38,16 @@ function isLeanIdent(s: string): boolean {
   return !first;
 }
 
+/**
+ * Longest module or theory name written: a name is a file's path under its source root,
+ * so a deep tree (2,000 levels, test/cli/hostile-input.test.ts) still has its modules; the bound
+ * only keeps an edit's size in reason.
+ */
+const MAX_NAME_CHARS = 16_384;
+
 /** A Lean module name as an import writes it (`Mathlib.Order.Basic`, `Foo.«2d»`), or undefined when it cannot be written safely. */
 export function leanModuleSyntax(module: string): string | undefined {
-  if (!module || module.length > 1000) return undefined;
+  if (!module || module.length > MAX_NAME_CHARS) return undefined;
   const parts = module.split('.');
   const out: string[] = [];
   for (const p of parts) {
@@ -57,7 +64,7 @@ const ISABELLE_UNQUOTABLE = /["\\‹›`\s]/u;
 
 /** An Isabelle theory name as `imports` writes it (`Main`, `"HOL-Library.Multiset"`), or undefined when it cannot be written safely. */
 export function isabelleTheorySyntax(theory: string): string | undefined {
-  if (!theory || theory.length > 1000) return undefined;
+  if (!theory || theory.length > MAX_NAME_CHARS) return undefined;
   if (ISABELLE_BARE.test(theory)) return theory;
   if (ISABELLE_UNQUOTABLE.test(theory) || UNSAFE.test(theory)) return undefined;
   return `"${theory}"`;

@@ -170,19 +170,21 @@ export class LeanHammerApi implements RouteSet {
   }
 
   /**
-   * Whether a request is a pattern search (`pattern: true`, or a `state` written as one):
-   * the server works on those in a lane of their own, so that waiting pattern searches
-   * never hold the places of other requests. Bodies over MAX_STATE_CHARS + 64 Ki (those
-   * with new premises) are not read for this, and go with the others.
+   * How a `/retrieve` waits (routes.ts `Lane`): a pattern search (`pattern: true`, or a
+   * `state` written as one) in the pattern lane, so that waiting pattern searches never
+   * hold the places of other requests; any other as a prover's, ahead of the search
+   * clients. Bodies over MAX_STATE_CHARS + 64 Ki (those with new premises) are not read
+   * for this.
    */
   lane(method: string, path: string, body: string): Lane {
-    if (method !== 'POST' || path !== '/retrieve' || body.length > MAX_STATE_CHARS + 65_536) return 'normal';
+    if (method !== 'POST' || path !== '/retrieve') return 'normal';
+    if (body.length > MAX_STATE_CHARS + 65_536) return 'prover';
     try {
       const b = JSON.parse(body) as Record<string, unknown>;
-      if (!b || typeof b !== 'object' || typeof b.state !== 'string' || b.pattern === false) return 'normal';
-      return b.pattern === true || isPatternQuery(withNotation(b.state)) ? 'pattern' : 'normal';
+      if (!b || typeof b !== 'object' || typeof b.state !== 'string' || b.pattern === false) return 'prover';
+      return b.pattern === true || isPatternQuery(withNotation(b.state)) ? 'pattern' : 'prover';
     } catch {
-      return 'normal';
+      return 'prover';
     }
   }
 

@@ -2,13 +2,14 @@
  * Bounded admission for the HTTP API: at most `maxActive` requests are worked on
  * at once, at most `maxQueued` more wait their turn in arrival order, and the
  * rest are refused at once (the server answers 503 with Retry-After). A waiting
- * request whose client goes away leaves the queue.
+ * request whose client goes away leaves the queue. A request entered `first`
+ * (a prover's `/retrieve`) waits ahead of the others, behind earlier such ones.
  */
 export type Release = () => void;
 
 export class WorkQueue {
   private active = 0;
-  private readonly waiting: { start(): void }[] = [];
+  private readonly waiting: { start(): void; first: boolean }[] = [];
 
   constructor(
     readonly maxActive: number,
@@ -26,7 +27,7 @@ export class WorkQueue {
    * Undefined when the queue is full. Otherwise a promise of the release to call
    * when done, once a slot is free; of undefined if `gone` aborts while waiting.
    */
-  enter(gone?: AbortSignal): Promise<Release | undefined> | undefined {
+  enter(gone?: AbortSignal, first = false): Promise<Release | undefined> | undefined {
     if (this.active < this.maxActive) {
       this.active++;
       return Promise.resolve(this.releaser());
@@ -39,6 +40,7 @@ export class WorkQueue {
         resolve(undefined);
       };
       const waiter = {
+        first,
         start: () => {
           gone?.removeEventListener('abort', drop);
           resolve(this.releaser());
@@ -46,7 +48,9 @@ export class WorkQueue {
       };
       if (gone?.aborted) return resolve(undefined);
       gone?.addEventListener('abort', drop, { once: true });
-      this.waiting.push(waiter);
+      const at = first ? this.waiting.findIndex((w) => !w.first) : -1;
+      if (at < 0) this.waiting.push(waiter);
+      else this.waiting.splice(at, 0, waiter);
     });
   }
 

@@ -25,12 +25,17 @@ export type Handler = (req: ApiRequest) => Promise<ApiResponse> | ApiResponse;
 /** What the transport calls: a method, the request target (path and query) and the body. */
 export interface HttpApi {
   handle(method: string, url: string, body: string): Promise<ApiResponse>;
-  /** Which queue a request waits in (server.ts): pattern searches have a lane of their own. */
+  /** Which queue a request waits in (server.ts): pattern searches have a lane of their own, provers go first. */
   lane?(method: string, url: string, body: string): Lane;
 }
 
-/** The server's work queues: pattern searches wait apart, so they never hold the other requests' places. */
-export type Lane = 'pattern' | 'normal';
+/**
+ * How a request waits (server.ts): pattern searches in a lane of their own, so they never
+ * hold the other requests' places; a prover's request (LeanHammer's `/retrieve`, which a
+ * tactic waits on under a timeout) ahead of the search clients' in the one queue; the rest
+ * in arrival order.
+ */
+export type Lane = 'pattern' | 'prover' | 'normal';
 
 /** One contract's routes: path (no trailing slash) → method → handler. */
 export interface RouteSet {
@@ -75,7 +80,8 @@ export class RouteTable implements HttpApi {
 
   lane(method: string, url: string, body: string): Lane {
     const path = pathOf(url);
-    return this.sets.some((set) => set.lane?.(method, path, body) === 'pattern') ? 'pattern' : 'normal';
+    const lanes = this.sets.map((set) => set.lane?.(method, path, body));
+    return lanes.includes('pattern') ? 'pattern' : lanes.includes('prover') ? 'prover' : 'normal';
   }
 
   async handle(method: string, url: string, body: string): Promise<ApiResponse> {

@@ -181,7 +181,8 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
         const body = req.method === 'POST' ? await readBody(req, limit, bodyTimeout, budget, hold) : '';
         const gone = new AbortController();
         res.on('close', () => gone.abort());
-        const entered = (api.lane?.(req.method ?? 'GET', req.url ?? '/', body) === 'pattern' ? patternQueue : queue).enter(gone.signal);
+        const lane = api.lane?.(req.method ?? 'GET', req.url ?? '/', body) ?? 'normal';
+        const entered = lane === 'pattern' ? patternQueue.enter(gone.signal) : queue.enter(gone.signal, lane === 'prover');
         if (!entered) return send(503, { error: 'busy' }, { 'retry-after': String(RETRY_AFTER_S) }); // cannot happen: admitted bounds the queue
         release = await entered;
         if (!release) return; // the client left while waiting
