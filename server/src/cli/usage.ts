@@ -35,7 +35,7 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
   --fusion DIR         a learned fusion for Lean states and statements (models/train/fusion;
                        default: none, the hand-set weights)
   --weights d,s,p[,g[,l[,i[,k[,n[,f[,o]]]]]]]
-                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own]]]]]]]
+                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage]]]]]]]]
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0 Lean;
                        0,0.9,0.2,0.8,1,0,0,0,0 Isabelle goals; 0.5,0.9,0.4,0,0,0.45,0,0,0 text with
                        formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4,0 prose); fit: with no slot given,
