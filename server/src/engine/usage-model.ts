@@ -26,7 +26,7 @@ import type { Bm25Index } from '../../../indexes/src/sparse/bm25.js';
 /** Candidates the usage generator proposes. */
 export const USAGE_CANDIDATES = 200;
 /** Statements read per search, over all terms and segments. */
-export const POSTINGS_BUDGET = 150_000;
+export const POSTINGS_BUDGET = 40_000;
 /** Terms in more than this share of a segment's statements, and in more than `MIN_DF_CAP` of them, are not read. */
 export const MAX_DF_SHARE = 0.05;
 export const MIN_DF_CAP = 1_000;
@@ -76,5 +76,12 @@ export function usageScores(terms: ReadonlyMap<string, number>, segs: readonly U
 
 /** The `n` best keys of `scores` (ties: smaller key first). */
 export function topKeys(scores: ReadonlyMap<number, number>, n: number): number[] {
-  return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, n).map(([k]) => k);
+  let entries = [...scores];
+  if (entries.length > 4 * n) {
+    // cut at the n-th best score (a sort of plain numbers) before sorting the entries
+    const values = Float64Array.from(entries, (e) => e[1]).sort().reverse();
+    const floor = values[n - 1]!;
+    entries = entries.filter((e) => e[1] >= floor);
+  }
+  return entries.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, n).map(([k]) => k);
 }

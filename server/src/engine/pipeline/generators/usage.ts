@@ -19,8 +19,17 @@ export const usage: Generator = {
       const segs: UsageSegment[] = s.segs.map((seg, segIndex) => ({
         field: seg.sparse,
         mayVote: (doc) => s.usable(seg, segIndex, doc),
-        *uses(doc) {
-          for (const t of s.refTargets({ seg, id: doc })) yield orderOf(s.segs.indexOf(t.seg), t.id);
+        // ids in the segment as they are (a replaced premise's vote is lost: the pool skips it); names located
+        uses(doc) {
+          const out: number[] = [];
+          for (const r of Array.from<number | string>(seg.table.refs(doc))) {
+            if (typeof r === 'number') out.push(orderOf(segIndex, r));
+            else {
+              const loc = s.locate(r);
+              if (loc) out.push(orderOf(s.segs.indexOf(loc.seg), loc.id));
+            }
+          }
+          return out;
         },
       }));
       const scores = usageScores(terms, segs);
