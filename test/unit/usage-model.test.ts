@@ -53,15 +53,20 @@ const LIB = [
   rec('qux_two', ['(x : ℝ)'], 'qux (x + 1) ≠ 0', ['pow_le_pow']),
 ];
 const QUERY = 'y : ℝ\n⊢ qux y ∈ S';
-const hit = async (usage: number) => {
+const hit = async (usage: number, exclude?: string[]) => {
   const weights = { ...DEFAULT_WEIGHTS, formal: { ...DEFAULT_WEIGHTS.formal, graph: 0, usage } };
-  return (await new Engine([segmentOf(LIB)], { weights }).search(QUERY, { k: 30, mode: 'hybrid' })).find((h) => h.name === 'pow_le_pow');
+  return (await new Engine([segmentOf(LIB)], { weights }).search(QUERY, { k: 30, mode: 'hybrid', exclude })).find((h) => h.name === 'pow_le_pow');
 };
 
 describe('Engine usage generator (hybrid)', () => {
   it('brings in a premise that the proofs of statements sharing a term use, with its score as a part', async () => {
     const h = await hit(0.5);
     expect(h?.parts.usage).toBeGreaterThan(0);
+  });
+
+  it('lets no excluded theorem\'s proof vote (the theorem being proved)', async () => {
+    expect((await hit(0.5, ['qux_one']))?.parts.usage).toBeGreaterThan(0);
+    expect((await hit(0.5, ['qux_one', 'qux_two']))?.parts.usage).toBeUndefined();
   });
 
   it('is off at weight 0 (the default): no candidate, no part', async () => {
