@@ -190,7 +190,7 @@ describe('Engine: a Lake project\'s entries scaled apart (fuse byEntry)', () => 
   it('gives the dependencies\' best lexical match a full share beside the project\'s closer lemmas', async () => {
     const deps = [rec('dep_match', ['(x : ℝ)'], 'foo x ⊆ qux x'), rec('dep_other', [], 'True')];
     const ws = [rec('ws_match', ['(x : ℝ)'], 'foo x ⊆ bar x ∪ baz x')];
-    const only = { dense: 0, sparse: 1, prior: 0, graph: 0, local: 0, informal: 0, kind: 0, name: 0, fit: 0, own: 0 };
+    const only = { dense: 0, sparse: 1, prior: 0, graph: 0, local: 0, informal: 0, kind: 0, name: 0, fit: 0, own: 0, usage: 0 };
     const weights = { ...DEFAULT_WEIGHTS, formal: only, project: only };
     const score = async (e: Engine, q = QUERY) => (await e.search(q, { k: 10, mode: 'hybrid' })).find((h) => h.name === 'dep_match')?.score;
     const project = new Engine([segmentOf(deps), segmentOf(ws)], { project: true, weights });

@@ -36,13 +36,15 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
   --no-text-tower      English goes through the encoder like any other query
   --fusion DIR         a learned fusion for Lean states and statements (models/train/fusion;
                        default: none, the hand-set weights)
-  --weights d,s,p[,g[,l[,i[,k[,n[,f[,o]]]]]]]
-                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own]]]]]]]
+  --weights d,s,p[,g[,l[,i[,k[,n[,f[,o[,u]]]]]]]]
+                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage]]]]]]]]
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0 Lean;
                        0,0.9,0.2,0.8,1,0,0,0,0 Isabelle goals; 0.5,0.9,0.4,0,0,0.45,0,0,0 text with
                        formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4,0 prose); fit: with no slot given,
                        how much what acts on the goal moves up (hybrid, not reranked); own: in a
-                       Lake project's automatic index, votes of the project's own nearest proofs
+                       Lake project's automatic index, votes of the project's own nearest proofs;
+                       usage: the usage model (statements sharing a query term vote for their
+                       proofs' premises; default 0, off)
   --no-goal-match      no goal match: a premise whose conclusion is the goal no longer
                        comes first, nor one that is the goal once its hypotheses are set aside`;
 

@@ -35,6 +35,12 @@ export interface FusionWeights {
    * the race for the 64 graph votes, they rarely vote otherwise.
    */
   own: number;
+  /**
+   * Hybrid: the usage model (usage-model.ts), every statement sharing a formal term
+   * with the query votes for its proof's premises; scaled by the pool maximum. 0: off
+   * (its generator does not run).
+   */
+  usage: number;
 }
 
 /**
@@ -77,12 +83,12 @@ export interface StyleWeights {
 }
 
 export const DEFAULT_WEIGHTS: StyleWeights = {
-  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0, fit: 0.3, own: 0 },
-  isabelle: { dense: 0, sparse: 0.9, prior: 0.2, graph: 0.8, local: 1, informal: 0, kind: 0, name: 0, fit: 0, own: 0 },
-  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0, fit: 0, own: 0 },
-  formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0, fit: 0, own: 0 },
-  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4, fit: 0, own: 0 },
-  project: { dense: 0.15, sparse: 0.6, prior: 0.5, graph: 0.8, local: 0.45, informal: 0, kind: 0, name: 0, fit: 0.3, own: 0.5 },
+  formal: { dense: 0.3, sparse: 0.9, prior: 0.2, graph: 0.8, local: 0.3, informal: 0, kind: 0, name: 0, fit: 0.3, own: 0, usage: 0 },
+  isabelle: { dense: 0, sparse: 0.9, prior: 0.2, graph: 0.8, local: 1, informal: 0, kind: 0, name: 0, fit: 0, own: 0, usage: 0 },
+  text: { dense: 0.1, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.6, kind: 0, name: 0, fit: 0, own: 0, usage: 0 },
+  formula: { dense: 0.5, sparse: 0.9, prior: 0.4, graph: 0, local: 0, informal: 0.45, kind: 0, name: 0, fit: 0, own: 0, usage: 0 },
+  english: { dense: 0.1, sparse: 0.5, prior: 0.4, graph: 0, local: 0, informal: 0.9, kind: 0.1, name: 0.4, fit: 0, own: 0, usage: 0 },
+  project: { dense: 0.15, sparse: 0.6, prior: 0.5, graph: 0.8, local: 0.45, informal: 0, kind: 0, name: 0, fit: 0.3, own: 0.5, usage: 0 },
 };
 
 /**
@@ -102,6 +108,8 @@ export interface Scored {
   graph?: number;
   /** Votes of the project's own nearest proofs. */
   own?: number;
+  /** The usage model's score. */
+  usage?: number;
   local?: number;
   informal?: number;
   /** Name match in [0, 1]. */
@@ -146,6 +154,7 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
   const maxSparse = Math.max(0, ...cands.map((c) => c.sparse ?? 0));
   const maxGraph = Math.max(0, ...cands.map((c) => c.graph ?? 0));
   const maxOwn = Math.max(0, ...cands.map((c) => c.own ?? 0));
+  const maxUsage = Math.max(0, ...cands.map((c) => c.usage ?? 0));
   const ni = minMax(cands.map((c) => c.informal));
   const share = (v: number | undefined, max: number) => (max > 0 ? (v ?? 0) / max : 0);
   return cands.map(
@@ -155,6 +164,7 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
       w.prior * prior(c.uses, maxUses) +
       w.graph * share(c.graph, maxGraph) +
       w.own * share(c.own, maxOwn) +
+      w.usage * share(c.usage, maxUsage) +
       w.local * (c.local ?? 0) +
       w.informal * ni(c.informal) +
       w.kind * (c.kind ?? 0) +

@@ -157,6 +157,8 @@ export interface ScoreParts {
   graph?: number;
   /** Hybrid, a Lake project's automatic index: votes from the project's own nearest proofs. */
   own?: number;
+  /** Hybrid, usage weight > 0: the usage model's score (usage-model.ts). */
+  usage?: number;
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
   local?: number;
   rerank?: number;

@@ -40,6 +40,7 @@ export function fusionFeatures(parts: ScoreParts, uses: number, entry = 0): Scor
     name: parts.name,
     graph: parts.graph,
     own: parts.own,
+    usage: parts.usage,
     local: parts.local,
     uses,
     entry,

@@ -11,5 +11,6 @@ import { nearby } from './nearby.js';
 import { ownVotes } from './own-votes.js';
 import { pattern } from './pattern.js';
 import { sparse } from './sparse.js';
+import { usage } from './usage.js';
 
-export const GENERATORS: readonly Generator[] = [sparse, informal, dense, nearby, graphVotesGenerator, ownVotes, name, pattern];
+export const GENERATORS: readonly Generator[] = [sparse, informal, dense, nearby, graphVotesGenerator, ownVotes, name, pattern, usage];
