@@ -4,11 +4,12 @@
  * cache entries), with edits to the workspace's own files picked up while it runs
  * (server/src/indexing/workspace-watch.ts); `--max-body-mib` sets the body limit.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttp } from './http-server.js';
 import { DEP_THEOREM, lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -17,23 +18,16 @@ const tmp = mkdtempSync(join(tmpdir(), 'premise-http-project-'));
 const cache = join(tmp, 'cache');
 const f = lakeFixture();
 let server: ChildProcess;
-let stderr = '';
+let stderr = (): string => '';
 let base = '';
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
-  server = spawn(process.execPath, [CLI, 'http', '--project', f.root, '--port', '0', '--watch-ms', '100', '--max-body-mib', '1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PREMISE_LSP_CACHE: cache, ELAN_HOME: join(tmp, 'no-elan') },
-  });
-  base = await new Promise<string>((res, rej) => {
-    server.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) res(m[1]!);
-    });
-    server.on('exit', (code) => rej(new Error(`server exited ${code}: ${stderr}`)));
-  });
+  ({ server, base, stderr } = await startHttp(CLI, ['--project', f.root, '--port', '0', '--watch-ms', '100', '--max-body-mib', '1'], {
+    ...process.env,
+    PREMISE_LSP_CACHE: cache,
+    ELAN_HOME: join(tmp, 'no-elan'),
+  }));
 }, 120_000);
 
 afterAll(() => {
@@ -65,7 +59,7 @@ describe('http --project', () => {
   });
 
   it("picks up a lemma added to the workspace's files, a renamed one, and a deleted file", async () => {
-    await eventually(async () => /watching .* for edits/.test(stderr));
+    await eventually(async () => /watching .* for edits/.test(stderr()));
     const added = f.write('Proj/Extra.lean', 'namespace Proj\n\n/-- Snorkels are blorped. -/\ntheorem snorkel_blorp (n : Nat) : n * 1 = n := Nat.mul_one n\n\nend Proj\n');
     expect(await eventually(async () => (await loogleNames('"snorkel"')).includes('Proj.snorkel_blorp'))).toBe(true);
     const s = (await (await fetch(`${base}/search`, { method: 'POST', body: JSON.stringify({ query: ['Snorkels are blorped.'], num_results: 3 }) })).json()) as { result: { name: string[] } }[][];
