@@ -3,7 +3,7 @@
  * Load of the search clients' contracts on one running `premise-lsp http` (a check
  * to run by hand, not a test; issue 30's load criterion):
  *   premise-lsp http --index <index> --port 8765 &
- *   node test/soak/ecosystem-load.mjs [--url http://127.0.0.1:8765] [--clients 16] [--seconds 60] [--alone]
+ *   node test/soak/ecosystem-load.mjs [--url http://127.0.0.1:8765] [--clients 16] [--seconds 60] [--alone] [--uncached]
  * 16 clients, a quarter on each contract: LeanHammer's /retrieve (normal callers,
  * `{state, k: 32}` as lean-lsp-mcp sends), Loogle's /json (Loogle's documented
  * patterns), LeanSearch's /search (English), LeanStateSearch's /api/search (goals).
@@ -12,6 +12,8 @@
  * before the clock starts (a cold first pattern search is not what this measures).
  * An error is a non-2xx answer, a failed connection, or an answer its client could
  * not read (LeanSearchClient's Loogle parser: every hit with `name` and `type`).
+ * `--uncached`: every request asks for its own number of results (`k`, `num_results`,
+ * `results`), so none is answered from the server's result cache (provers send new states).
  * Prints one JSON line: per contract requests, errors, p50 and p95 (ms).
  */
 const args = process.argv.slice(2);
@@ -23,6 +25,9 @@ const base = opt('url', 'http://127.0.0.1:8765').replace(/\/+$/, '');
 const clients = Number(opt('clients', '16'));
 const seconds = Number(opt('seconds', '60'));
 const alone = args.includes('--alone');
+const uncached = args.includes('--uncached');
+/** The number of results a request asks for: fixed, or its own with --uncached (no cache hit). */
+const count = (i, fixed, most) => (uncached ? 1 + (i % most) : fixed);
 
 const goals = [
   'a b : ℕ\n⊢ a + b = b + a',
@@ -44,10 +49,10 @@ const sentences = [
 
 const json = { 'content-type': 'application/json' };
 const contracts = {
-  retrieve: (i) => [`${base}/retrieve`, { method: 'POST', headers: json, body: JSON.stringify({ state: goals[i % goals.length], new_premises: [], k: 32 }) }, (b) => Array.isArray(b) && b.every((h) => typeof h.name === 'string')],
+  retrieve: (i) => [`${base}/retrieve`, { method: 'POST', headers: json, body: JSON.stringify({ state: goals[i % goals.length], new_premises: [], k: count(i, 32, 200) }) }, (b) => Array.isArray(b) && b.every((h) => typeof h.name === 'string')],
   loogle: (i) => [`${base}/json?q=${encodeURIComponent(patterns[i % patterns.length])}`, {}, (b) => (Array.isArray(b.hits) && b.hits.every((h) => typeof h.name === 'string' && typeof h.type === 'string')) || typeof b.error === 'string'],
-  leansearch: (i) => [`${base}/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: [sentences[i % sentences.length]], num_results: '6' }) }, (b) => Array.isArray(b) && Array.isArray(b[0])],
-  statesearch: (i) => [`${base}/api/search?${new URLSearchParams({ query: goals[i % goals.length], results: '6', rev: 'v4.20.0' })}`, {}, (b) => Array.isArray(b) && b.every((h) => typeof h.formal_type === 'string')],
+  leansearch: (i) => [`${base}/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: [sentences[i % sentences.length]], num_results: String(count(i, 6, 50)) }) }, (b) => Array.isArray(b) && Array.isArray(b[0])],
+  statesearch: (i) => [`${base}/api/search?${new URLSearchParams({ query: goals[i % goals.length], results: String(count(i, 6, 100)), rev: 'v4.20.0' })}`, {}, (b) => Array.isArray(b) && b.every((h) => typeof h.formal_type === 'string')],
 };
 const kinds = Object.keys(contracts);
 const sizes = { retrieve: goals.length, loogle: patterns.length, leansearch: sentences.length, statesearch: goals.length };
@@ -88,7 +93,7 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]);
 };
-const report = { mode: alone ? 'alone' : 'mixed', clients, seconds, warmupMs };
+const report = { mode: alone ? 'alone' : 'mixed', uncached, clients, seconds, warmupMs };
 for (const k of kinds) {
   const s = stats[k];
   if (!s.ms.length) continue;
