@@ -12,8 +12,9 @@
  * before the clock starts (a cold first pattern search is not what this measures).
  * An error is a non-2xx answer, a failed connection, or an answer its client could
  * not read (LeanSearchClient's Loogle parser: every hit with `name` and `type`).
- * `--uncached`: every request asks for its own number of results (`k`, `num_results`,
- * `results`), so none is answered from the server's result cache (provers send new states).
+ * `--uncached`: every request is its own (a proof state with a hypothesis of its own, a
+ * sentence with its own number), so none is answered from the server's result cache, as
+ * provers send new states.
  * Prints one JSON line: per contract requests, errors, p50 and p95 (ms).
  */
 const args = process.argv.slice(2);
@@ -26,8 +27,9 @@ const clients = Number(opt('clients', '16'));
 const seconds = Number(opt('seconds', '60'));
 const alone = args.includes('--alone');
 const uncached = args.includes('--uncached');
-/** The number of results a request asks for: fixed, or its own with --uncached (no cache hit). */
-const count = (i, fixed, most) => (uncached ? 1 + (i % most) : fixed);
+/** The i-th state: with --uncached, with a hypothesis of its own (no result-cache hit). */
+const state = (i) => (uncached ? `n${i} : ℕ\n` : '') + goals[i % goals.length];
+const sentence = (i) => sentences[i % sentences.length] + (uncached ? ` (${i})` : '');
 
 const goals = [
   'a b : ℕ\n⊢ a + b = b + a',
@@ -49,10 +51,10 @@ const sentences = [
 
 const json = { 'content-type': 'application/json' };
 const contracts = {
-  retrieve: (i) => [`${base}/retrieve`, { method: 'POST', headers: json, body: JSON.stringify({ state: goals[i % goals.length], new_premises: [], k: count(i, 32, 200) }) }, (b) => Array.isArray(b) && b.every((h) => typeof h.name === 'string')],
+  retrieve: (i) => [`${base}/retrieve`, { method: 'POST', headers: json, body: JSON.stringify({ state: state(i), new_premises: [], k: 32 }) }, (b) => Array.isArray(b) && b.every((h) => typeof h.name === 'string')],
   loogle: (i) => [`${base}/json?q=${encodeURIComponent(patterns[i % patterns.length])}`, {}, (b) => (Array.isArray(b.hits) && b.hits.every((h) => typeof h.name === 'string' && typeof h.type === 'string')) || typeof b.error === 'string'],
-  leansearch: (i) => [`${base}/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: [sentences[i % sentences.length]], num_results: String(count(i, 6, 50)) }) }, (b) => Array.isArray(b) && Array.isArray(b[0])],
-  statesearch: (i) => [`${base}/api/search?${new URLSearchParams({ query: goals[i % goals.length], results: String(count(i, 6, 100)), rev: 'v4.20.0' })}`, {}, (b) => Array.isArray(b) && b.every((h) => typeof h.formal_type === 'string')],
+  leansearch: (i) => [`${base}/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: [sentence(i)], num_results: '6' }) }, (b) => Array.isArray(b) && Array.isArray(b[0])],
+  statesearch: (i) => [`${base}/api/search?${new URLSearchParams({ query: state(i), results: '6', rev: 'v4.20.0' })}`, {}, (b) => Array.isArray(b) && b.every((h) => typeof h.formal_type === 'string')],
 };
 const kinds = Object.keys(contracts);
 const sizes = { retrieve: goals.length, loogle: patterns.length, leansearch: sentences.length, statesearch: goals.length };
