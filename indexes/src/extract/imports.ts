@@ -33,15 +33,21 @@ function skipLean(text: string, i: number): number {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl + 1;
     } else if (text.startsWith('/-', i)) {
-      let depth = 1;
-      i += 2;
-      while (i < text.length && depth > 0) {
-        if (text.startsWith('/-', i)) (depth++, (i += 2));
-        else if (text.startsWith('-/', i)) (depth--, (i += 2));
-        else i++;
-      }
+      i = blockCommentEnd(text, i) ?? text.length;
     } else return i;
   }
+}
+
+/** Past the Lean block comment (nested) opening at `at`; undefined when it never ends. */
+function blockCommentEnd(text: string, at: number): number | undefined {
+  let depth = 1;
+  let i = at + 2;
+  while (i < text.length && depth > 0) {
+    if (text.startsWith('/-', i)) (depth++, (i += 2));
+    else if (text.startsWith('-/', i)) (depth--, (i += 2));
+    else i++;
+  }
+  return depth > 0 ? undefined : i;
 }
 
 /**
@@ -61,14 +67,9 @@ function afterLine(text: string, end: number, line: string): { offset: number; t
       return nl < 0 ? { offset: text.length, text: `\n${line}` } : { offset: nl + 1, text: `${line}\n` };
     }
     if (text.startsWith('/-', i)) {
-      let depth = 1;
-      i += 2;
-      while (i < text.length && depth > 0) {
-        if (text.startsWith('/-', i)) (depth++, (i += 2));
-        else if (text.startsWith('-/', i)) (depth--, (i += 2));
-        else i++;
-      }
-      if (depth > 0) return undefined;
+      const after = blockCommentEnd(text, i);
+      if (after === undefined) return undefined;
+      i = after;
       continue;
     }
     return { offset: i, text: `\n${line}\n` };
