@@ -1,5 +1,7 @@
 /** Starts the built CLI's `http` server for the tests of test/cli/ and waits for the address it prints. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface Started {
   server: ChildProcess;
@@ -21,4 +23,12 @@ export function startHttp(cli: string, args: string[], env?: NodeJS.ProcessEnv):
     });
     server.on('exit', (code) => rej(new Error(`server exited ${code}: ${stderr}`)));
   });
+}
+
+/** The bundled sample indexed without vectors into `out`, then served by `http --index out --port 0 <args…>`. */
+export async function startSampleHttp(cli: string, root: string, out: string, args: string[] = []): Promise<Started> {
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
+  const built = spawnSync(process.execPath, [cli, 'index', join(root, 'test', 'fixtures', 'sample'), '--out', out, '--no-dense'], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(built.stderr);
+  return startHttp(cli, ['--index', out, '--port', '0', ...args]);
 }

@@ -2,13 +2,13 @@
  * `premise-lsp http`, the LeanHammer-compatible premise selection API, as the
  * built CLI over real HTTP on the bundled sample index.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttp } from './http-server.js';
+import { startSampleHttp } from './http-server.js';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -18,10 +18,7 @@ let server: ChildProcess;
 let base = '';
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
-  const built = spawnSync(process.execPath, [CLI, 'index', join(ROOT, 'test', 'fixtures', 'sample'), '--out', index, '--no-dense'], { encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(built.stderr);
-  ({ server, base } = await startHttp(CLI, ['--index', index, '--port', '0', '--max-new-premises', '3']));
+  ({ server, base } = await startSampleHttp(CLI, ROOT, index, ['--max-new-premises', '3']));
 });
 
 afterAll(() => {

@@ -6,12 +6,12 @@
  * reader throws when a hit lacks `name` or `type`, or when neither `hits` nor
  * `error` is there; lean-lsp-mcp reads `hits[:n]`, and LeanSearch's `result` lists.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttp } from './http-server.js';
+import { startSampleHttp } from './http-server.js';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -21,10 +21,7 @@ let server: ChildProcess;
 let base = '';
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npx tsup` (npm test does) first');
-  const built = spawnSync(process.execPath, [CLI, 'index', join(ROOT, 'test', 'fixtures', 'sample'), '--out', index, '--no-dense'], { encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(built.stderr);
-  ({ server, base } = await startHttp(CLI, ['--index', index, '--port', '0']));
+  ({ server, base } = await startSampleHttp(CLI, ROOT, index));
 }, 60_000);
 
 afterAll(() => {

@@ -7,7 +7,7 @@
  * A request without new premises that gets one of them back counts as a leak (an error).
  * Prints one JSON line: requests, errors by kind, the server's RSS each second.
  */
-import { spawn } from 'node:child_process';
+import { startHttp } from './start-http.mjs';
 import { readFileSync } from 'node:fs';
 
 const [cli, index, clients = '8', seconds = '20'] = process.argv.slice(2);
@@ -15,16 +15,7 @@ if (!cli || !index) {
   console.error('usage: node test/soak/http-soak.mjs dist/cli.js <index-dir> [clients] [seconds]');
   process.exit(2);
 }
-const server = spawn(process.execPath, [cli, 'http', '--index', index, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-let stderr = '';
-const base = await new Promise((resolve, reject) => {
-  server.stderr.on('data', (d) => {
-    stderr += d;
-    const m = /listening on (\S+)/.exec(stderr);
-    if (m) resolve(m[1]);
-  });
-  server.on('exit', (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
-});
+const { server, base } = await startHttp(cli, index);
 const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024);
 const states = ['a b : M\n⊢ Eq (HMul.hMul a b) (HMul.hMul b a)', '⊢ a + b = b + a', 'x : ℕ\n⊢ x * 1 = x', '⊢ 0 < n + 1'];
 const counts = {};

@@ -13,25 +13,14 @@
  * throughput (req/s), the pattern requests' count, p95 and how many were flagged
  * partial (X-Premise-Partial), and errors; then the ratio of the p95s.
  */
-import { spawn } from 'node:child_process';
+import { startHttp } from './start-http.mjs';
 
 const [cli, index, clients = '64', patternClients = '8', seconds = '20'] = process.argv.slice(2);
 if (!cli || !index) {
   console.error('usage: node test/soak/pattern-load.mjs dist/cli.js <index-dir> [clients] [patternClients] [seconds]');
   process.exit(2);
 }
-const server = spawn(process.execPath, [cli, 'http', '--index', index, '--port', '0', ...(process.env.SPARSE ? ['--mode', 'bm25'] : [])], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-let stderr = '';
-const base = await new Promise((resolve, reject) => {
-  server.stderr.on('data', (d) => {
-    stderr += d;
-    const m = /listening on (\S+)/.exec(stderr);
-    if (m) resolve(m[1]);
-  });
-  server.on('exit', (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
-});
+const { server, base } = await startHttp(cli, index, process.env.SPARSE ? ['--mode', 'bm25'] : []);
 
 const states = [
   'a b : ℕ\n⊢ a + b = b + a',
