@@ -12,6 +12,7 @@ import { Engine } from '../../server/src/engine/engine.js';
 import { Segment } from '../../server/src/engine/segment.js';
 import { PARTIAL_HEADER } from '../../server/src/http/leanhammer.js';
 import { LoogleApi } from '../../server/src/http/loogle.js';
+import { judgeHit } from '../../server/src/bench/patterns.js';
 import { rec } from './engine-helpers.js';
 
 const kind = (r: PremiseRecord, k: PremiseRecord['kind'], statement: string, goal = r.goal): PremiseRecord => ({ ...r, kind: k, statement, goal });
@@ -114,5 +115,18 @@ describe("Loogle's answers, as Loogle gives them", () => {
     for (const h of hits) expect(h.type).not.toMatch(/:\s*$/);
     expect(hits.find((h) => h.name === 'AddMonoid')!.type).toBe('(M : Type u) : Sort _');
     expect((await body(api, '"AsMul"')).body.hits!.find((h) => h.name === 'AsMul')!.type).toBe('(α : Type*) : _');
+  });
+
+  it("judges a hit as Loogle would for the bench's precision: names resolved, fragments in the name", () => {
+    const byName = new Map(sqrtCorpus().map((r) => [r.name, r]));
+    const hit = (n: string) => byName.get(n)!;
+    const q = 'Real.sqrt ?a * Real.sqrt ?a';
+    expect(judgeHit(q, hit('Real.mul_self_sqrt'))).toBeUndefined();
+    expect(judgeHit(q, hit('Real.sqrt_mul_self'))).toBeUndefined();
+    expect(judgeHit(q, hit('Nat.sqrt_le'))).toBe('does not mention Real.sqrt');
+    expect(judgeHit(q, hit('NNReal.mul_self_sqrt'))).toBe('does not mention Real.sqrt');
+    expect(judgeHit('Nat.sqrt', hit('Real.nat_sqrt_le_real_sqrt'))).toBeUndefined();
+    expect(judgeHit('"rev_", Fin.rev', hit('Fin.rev_rev'))).toBeUndefined();
+    expect(judgeHit('"lt_rev", Fin.rev', hit('Fin.rev_rev'))).toBe('name has no "lt_rev"');
   });
 });

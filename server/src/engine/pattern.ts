@@ -229,6 +229,14 @@ function requiredSymbols(part: PatternPart): string[][] {
   return groups;
 }
 
+/** The constants a pattern names: its bare-name parts and the qualified names its terms write. */
+export function patternConstants(pattern: Pattern): string[] {
+  return [...new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : p.kind === 'name' ? [] : qualified(p.text))))];
+}
+
+/** The notation the sources write for a constant (`√` for `Real.sqrt`), if any. */
+export const notationOf = (name: string): string | undefined => NOTATION_OF[name];
+
 /** The qualified names (`Real.sqrt`) a term writes. */
 function qualified(text: string): string[] {
   return [...text.matchAll(/(?<![\p{L}\p{N}_'.?])[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*(?:\.[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪ]*)+/gu)].map((m) => m[0]);
@@ -486,7 +494,7 @@ export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: 
   const cands = byUses(seg, found);
   found = [];
   // constants named in full: also those inside terms (`Real.sqrt ?a`), which the matcher reads by their last part
-  const consts = [...new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : p.kind === 'name' ? [] : qualified(p.text))))];
+  const consts = patternConstants(pattern);
   const terms = pattern.parts.filter((p): p is TermPart => p.kind === 'term' || p.kind === 'concl').map((part) => ({ part, need: constantCounts(part.kind === 'term' ? part.pat : part.concl) }));
   const out: number[] = [];
   let count = 0;
