@@ -8,8 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { binderToHyp } from '../../../indexes/src/extract/lean/signature.js';
 import { statementSymbols } from '../../../indexes/src/symbol-sets.js';
-import { openEngine } from '../engine/open.js';
-import { notationOf, parsePattern, patternConstants } from '../engine/pattern.js';
+import { notationOf, openEngine, parsePattern, patternConstants } from '../engine/open.js';
 import type { Mode, SearchHit } from '../engine/types.js';
 
 export interface PatternFact {

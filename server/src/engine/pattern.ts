@@ -330,6 +330,7 @@ export function knownConstant(seg: Segment, name: string): boolean {
  * `NNReal.sqrt_mul` (`NNReal.sqrt`) and `Nat.sqrt_le` (`Nat.sqrt`, known from the
  * statements that write it in full) never mention `Real.sqrt`. A suffix that none of
  * the premise's namespaces resolves counts (an `open` the index does not record).
+ * Test: test/unit/loogle-fidelity.test.ts.
  */
 function meansConstant(seg: Segment, id: number, name: string): boolean {
   const sets = seg.symbols;
@@ -364,7 +365,7 @@ function byUses(seg: Segment, ids: number[]): number[] {
 /**
  * The groups of symbol forms a premise must mention, each once: a pattern that repeats
  * an operator (`_ * _ * _ * …`) or a constant asks for it once (issue 36: 499 `*` once
- * built 499 posting sets of the same symbol).
+ * built 499 posting sets of the same symbol; test/unit/pattern-work.test.ts).
  */
 export function symbolGroups(pattern: Pattern): string[][] {
   const seen = new Map<string, string[]>();
