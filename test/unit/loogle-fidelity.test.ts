@@ -65,6 +65,9 @@ describe("Loogle's answers, as Loogle gives them", () => {
     const alone = (await body(api, 'Real.sqrt')).body.hits!.map((h) => h.name);
     expect(alone).toEqual(expect.arrayContaining(['Real.mul_self_sqrt', 'Real.sqrt_mul_self', 'Real.nat_sqrt_le_real_sqrt']));
     expect(alone.filter((n) => n.startsWith('Nat.') || n.startsWith('NNReal.'))).toEqual([]);
+    // and, as Loogle, the constant itself
+    expect(alone).toContain('Real.sqrt');
+    expect((await body(api, 'Real.sqrt, NNReal.sqrt')).body.hits!.map((h) => h.name)).not.toContain('Real.sqrt');
     // `Nat.sqrt` is a constant (a statement writes it in full), and its own lemmas mention it
     const nat = (await body(api, 'Nat.sqrt')).body;
     expect(nat.error).toBeUndefined();

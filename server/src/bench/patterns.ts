@@ -78,8 +78,10 @@ export function judgeHit(query: string, hit: Pick<SearchHit, 'name' | 'args' | '
   const pattern = parsePattern(query);
   const symbols = new Set(statementSymbols(hit.args.map(binderToHyp), hit.goal || hit.statement));
   const ns = hit.name.split('.').slice(0, -1);
+  const selves = new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : [])));
   for (const c of patternConstants(pattern)) {
-    if (symbols.has(c)) continue;
+    // Loogle: a constant part finds the constant itself
+    if (symbols.has(c) || (selves.has(c) && hit.name === c)) continue;
     const mark = notationOf(c);
     if (mark && symbols.has(mark)) continue;
     // a suffix `B.c` or `c` of `A.B.c` resolves to it inside namespace `A` (or `A.B`) and below

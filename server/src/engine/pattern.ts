@@ -492,6 +492,15 @@ export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: 
       if ((i & 4095) === 4095 && !(await run.tick())) return none;
     }
   }
+  // as Loogle: a constant the pattern names is a hit of that part itself (`Real.sqrt` finds `Real.sqrt`)
+  const selves = pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : []));
+  for (const c of selves) {
+    const id = seg.table.id(c);
+    if (id === undefined || found.includes(id) || !usable(id) || (fragments.length && !named(id))) continue;
+    const has = new Set(seg.symbols.symbols(id));
+    const own = new Set(forms(c));
+    if (groups.every((g) => g.every((f) => own.has(f)) || seg.symbols.ids(g).some((t) => has.has(t)))) found.push(id);
+  }
   const cands = byUses(seg, found);
   found = [];
   // constants named in full: also those inside terms (`Real.sqrt ?a`), which the matcher reads by their last part
@@ -501,7 +510,7 @@ export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: 
   let count = 0;
   for (const id of cands) {
     if (!(await run.tick())) break;
-    if (!consts.every((c) => meansConstant(seg, id, c))) continue;
+    if (!consts.every((c) => meansConstant(seg, id, c) || (selves.includes(c) && seg.table.name(id) === c))) continue;
     if (terms.length && !matchesTerms(terms, seg.table.get(id))) continue;
     count++;
     if (out.length < MAX_MATCHES) out.push(id);
