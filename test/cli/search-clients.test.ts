@@ -132,8 +132,9 @@ describe("Loogle's JSON API: GET /json?q=", () => {
     expect(leanSearchClientLoogle(bad.body as Record<string, unknown>)).toEqual({ kind: 'failure', error: expect.stringMatching(/unbalanced/) });
     expect(leanLspMcpLoogle(bad.body as Record<string, unknown>)).toBe('No results found.');
     const unknown = await loogle('mul_pow_two');
-    expect(unknown.body).toEqual({ error: "Unknown identifier 'mul_pow_two'", heartbeats: 0, suggestions: ['Sample.mul_pow_two'] });
-    expect(leanSearchClientLoogle(unknown.body as Record<string, unknown>)).toMatchObject({ kind: 'failure', suggestions: ['Sample.mul_pow_two'] });
+    // Loogle's wording, and its suggestions: the name quoted first, then the constants it ends
+    expect(unknown.body).toEqual({ error: "unknown identifier 'mul_pow_two'", heartbeats: 0, suggestions: ['"mul_pow_two"', 'Sample.mul_pow_two'] });
+    expect(leanSearchClientLoogle(unknown.body as Record<string, unknown>)).toMatchObject({ kind: 'failure', suggestions: ['"mul_pow_two"', 'Sample.mul_pow_two'] });
     const huge = await loogle('?a * '.repeat(420) + '?a');
     expect(huge).toMatchObject({ status: 200, body: { error: expect.stringMatching(/more than the 2048 allowed/) } });
     // a URL past what the server reads: 431 with a JSON {error}

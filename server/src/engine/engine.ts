@@ -31,7 +31,7 @@ import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, SearchHit, SearchOptions } from './types.js';
 import { checkScopeSize, inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
-import { looksLikePattern, matchSegments, parsePattern, type Pattern } from './pattern.js';
+import { knownConstant, looksLikePattern, matchSegments, parsePattern, type Pattern } from './pattern.js';
 import { Gate, PATTERN_BUDGET_MS } from './pattern-run.js';
 import { SourcePaths } from '../../../indexes/src/source-paths.js';
 import { orderOf, type Candidate } from './pipeline/candidate.js';
@@ -344,6 +344,8 @@ export class Engine implements PremiseSearch {
       const key = opts.only || extra ? undefined : keyOf(prepared[i]!);
       const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
+        const count = this.matchCounts.get(cached);
+        if (count !== undefined) opts.onMatchCount?.(count);
         out.push(cached);
         continue;
       }
@@ -529,6 +531,10 @@ export class Engine implements PremiseSearch {
     }
     const hits = out.map((c, i) => ({ ...c.info, rank: i + 1, score: c.score, parts: c.parts }));
     if (matched?.partial) this.partialAnswers.add(hits);
+    if (matched) {
+      this.matchCounts.set(hits, matched.count);
+      opts.onMatchCount?.(matched.count);
+    }
     return hits;
   }
 
@@ -536,6 +542,8 @@ export class Engine implements PremiseSearch {
   private readonly patternGate = new Gate();
   /** Answers whose pattern search ran out of budget: never cached. */
   private readonly partialAnswers = new WeakSet<SearchHit[]>();
+  /** How many premises matched a pattern answer's pattern (all, not only those returned), for an answer from the cache. */
+  private readonly matchCounts = new WeakMap<SearchHit[], number>();
 
   /** A pattern's matches in every segment, within the search's budget; a partial answer is reported to `opts.onPartial`. */
   private async matchPattern(
@@ -543,7 +551,7 @@ export class Engine implements PremiseSearch {
     segs: Segment[],
     usable: (seg: Segment, segIndex: number, id: number) => boolean,
     opts: SearchOptions,
-  ): Promise<{ ids: number[][]; partial: boolean }> {
+  ): Promise<{ ids: number[][]; count: number; partial: boolean }> {
     const budget = opts.patternBudgetMs ?? this.opts.patternBudgetMs ?? PATTERN_BUDGET_MS;
     const release = await this.patternGate.enter();
     try {
@@ -690,6 +698,10 @@ export class Engine implements PremiseSearch {
     const out = new Float32Array(infos.length * enc.dim);
     infos.forEach((p, i) => out.set(this.overlayVecCache.get(p.name)!.vec, i * enc.dim));
     return out;
+  }
+
+  isConstant(name: string): boolean {
+    return this.view().segs.some((seg) => knownConstant(seg, name));
   }
 
   indexedNames(): readonly string[] {

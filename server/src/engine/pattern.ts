@@ -29,8 +29,11 @@ export interface Pattern {
   searchText: string;
 }
 
-/** Most candidates one segment's pattern search matches (the most used first), and most matches it keeps. */
-export const MAX_CHECKED = 30_000;
+/**
+ * Most matches of one segment kept for ranking (the most used first); the others are
+ * counted (Loogle's `count` is the true total) and dropped. Every candidate is checked
+ * unless the time budget runs out first.
+ */
 export const MAX_MATCHES = 2_000;
 
 /**
@@ -188,8 +191,12 @@ export function parsePattern(text: string): Pattern {
   return { parts, searchText: searchText || t };
 }
 
-/** Notations the sources write for constants a pattern names (the matcher reads them as the function too). */
-const NOTATION_OF: Readonly<Record<string, string>> = { sqrt: '√', tsum: '∑', tprod: '∏' };
+/**
+ * Notations the sources write for constants a pattern names (the matcher reads them as the
+ * function too): `√` is Mathlib's notation for `Real.sqrt` only (never `Nat.sqrt` or
+ * `NNReal.sqrt`); a bare `sqrt` in a term may mean it.
+ */
+const NOTATION_OF: Readonly<Record<string, string>> = { 'Real.sqrt': '√', sqrt: '√', tsum: '∑', tprod: '∏' };
 /** Tokens that symbol sets never hold (statementSymbols' noise): no narrowing by them. */
 const NOT_SYMBOLS = new Set([...'()[]{},;:.`"\'↑⇑↥⦃⦄⟨⟩@$', ...'=≠↔→∧∨¬∀∃⟹⋀⟷⟶', 'True', 'False', 'fun', 'λ', 'Prop', '⊢']);
 
@@ -197,7 +204,7 @@ const NOT_SYMBOLS = new Set([...'()[]{},;:.`"\'↑⇑↥⦃⦄⟨⟩@$', ...'=�
 function forms(name: string): string[] {
   const parts = name.split('.');
   const out = parts.map((_, i) => parts.slice(i).join('.'));
-  const notation = NOTATION_OF[parts[parts.length - 1]!];
+  const notation = NOTATION_OF[name];
   if (notation) out.push(notation);
   return out;
 }
@@ -221,6 +228,14 @@ function requiredSymbols(part: PatternPart): string[][] {
   }
   return groups;
 }
+
+/** The constants a pattern names: its bare-name parts and the qualified names its terms write. */
+export function patternConstants(pattern: Pattern): string[] {
+  return [...new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : p.kind === 'name' ? [] : qualified(p.text))))];
+}
+
+/** The notation the sources write for a constant (`√` for `Real.sqrt`), if any. */
+export const notationOf = (name: string): string | undefined => NOTATION_OF[name];
 
 /** The qualified names (`Real.sqrt`) a term writes. */
 function qualified(text: string): string[] {
@@ -248,21 +263,26 @@ type TermPart = Extract<PatternPart, { kind: 'term' | 'concl' }>;
 /**
  * Whether a premise matches every term and conclusion part (constants and names
  * are decided by the symbol sets and names), within PREMISE_STEPS of the matcher
- * for all of them together.
+ * for all of them together; a part whose constant tokens the statement does not have
+ * (as often) is refused before the matcher runs.
  */
-function matchesTerms(parts: readonly TermPart[], p: PremiseInfo): boolean {
+function matchesTerms(parts: readonly { part: TermPart; need: ReadonlyMap<string, number> }[], p: PremiseInfo): boolean {
   const st = statementType(p);
   let steps = PREMISE_STEPS;
   let type: ReturnType<typeof patternTarget> | undefined;
-  for (const part of parts) {
+  for (const { part, need } of parts) {
     if (part.kind === 'term') {
-      const ok = patternMatches(part.pat, (type ??= patternTarget(st.type)), false, steps);
+      type ??= patternTarget(st.type);
+      if (!hasTokens(need, type)) return false;
+      const ok = patternMatches(part.pat, type, false, steps);
       steps = stepsLeft();
       if (!ok) return false;
       continue;
     }
     // a `?a` of the conclusion is the same text in the hypotheses (each hypothesis takes the first that fits)
-    let bind = patternBinds(part.concl, patternTarget(st.concl), new Map(), steps);
+    const concl = patternTarget(st.concl);
+    if (!hasTokens(need, concl)) return false;
+    let bind = patternBinds(part.concl, concl, new Map(), steps);
     steps = stepsLeft();
     if (!bind) return false;
     const hyps = part.hyps.length ? st.hyps.map(patternTarget) : [];
@@ -281,25 +301,46 @@ function matchesTerms(parts: readonly TermPart[], p: PremiseInfo): boolean {
   return true;
 }
 
-/** Union of the postings of any of the forms (empty when none is a known symbol: nothing can match). */
-function postingsOf(seg: Segment, group: readonly string[]): Set<number> {
+/** Premises of a symbol looked at for a root-namespace statement that writes it. */
+const ROOT_EVIDENCE_SCAN = 4096;
+
+/**
+ * Whether a name is a constant the segment knows: one of its premises; a qualified
+ * name some statement writes in full (`Nat.sqrt`, declared outside the index: a
+ * statement writing it is evidence that it exists); an unqualified one that a premise
+ * outside every namespace writes (`List`: there it can only be the root constant,
+ * where `rev` inside `namespace Fin` is `Fin.rev`).
+ */
+export function knownConstant(seg: Segment, name: string): boolean {
+  if (seg.table.id(name) !== undefined) return true;
   const sets = seg.symbols;
-  const out = new Set<number>();
-  for (const id of sets.ids(group)) for (const d of sets.postings(id)) out.add(d);
-  return out;
+  const t = sets.ids([name])[0];
+  if (t === undefined) return false;
+  if (name.includes('.')) return true;
+  const docs = sets.postings(t);
+  for (let i = 0; i < docs.length && i < ROOT_EVIDENCE_SCAN; i++) if (!seg.table.name(docs[i]!).includes('.')) return true;
+  return false;
 }
 
 /**
- * A constant written by a suffix only (`sqrt` for `Real.sqrt`) counts unless the
- * premise's own namespace has a constant of that suffix (`NNReal.sqrt_mul` writes
- * `sqrt` for `NNReal.sqrt`).
+ * Whether a premise's statement mentions the constant `name`, names resolved as Lean
+ * resolves them (Loogle matches constants, never text): in full; by its notation
+ * (`√` is `Real.sqrt`); or by a suffix (`sqrt`) that the premise's namespaces resolve
+ * to it: the innermost namespace with a constant of that suffix decides, so
+ * `NNReal.sqrt_mul` (`NNReal.sqrt`) and `Nat.sqrt_le` (`Nat.sqrt`, known from the
+ * statements that write it in full) never mention `Real.sqrt`. A suffix that none of
+ * the premise's namespaces resolves counts (an `open` the index does not record).
+ * Test: test/unit/loogle-fidelity.test.ts.
  */
 function meansConstant(seg: Segment, id: number, name: string): boolean {
   const sets = seg.symbols;
-  const written = new Set(sets.ids(forms(name)));
-  const full = sets.ids([name])[0];
   const has = sets.symbols(id);
+  const full = sets.ids([name])[0];
   if (full !== undefined && has.includes(full)) return true;
+  const notation = NOTATION_OF[name];
+  const mark = notation === undefined ? undefined : sets.ids([notation])[0];
+  if (mark !== undefined && has.includes(mark)) return true;
+  const written = new Set(sets.ids(forms(name).filter((f) => f !== name && f !== notation)));
   if (!has.some((s) => written.has(s))) return false;
   const premise = seg.table.name(id);
   const suffix = name.slice(name.lastIndexOf('.') + 1);
@@ -307,7 +348,7 @@ function meansConstant(seg: Segment, id: number, name: string): boolean {
   for (let i = ns.length; i > 0; i--) {
     const local = `${ns.slice(0, i).join('.')}.${suffix}`;
     if (local === name) return true;
-    if (seg.table.id(local) !== undefined) return false;
+    if (knownConstant(seg, local)) return false;
   }
   return true;
 }
@@ -322,23 +363,115 @@ function byUses(seg: Segment, ids: number[]): number[] {
 }
 
 /**
- * The ids of a segment's premises that match every part, the most used first, at
- * most MAX_MATCHES of the MAX_CHECKED most used candidates; `usable` says which may
- * be returned. Works in slices that give other callers a turn, and stops when
- * `run`'s budget is spent (`run.partial`: the matches found by then).
+ * The groups of symbol forms a premise must mention, each once: a pattern that repeats
+ * an operator (`_ * _ * _ * …`) or a constant asks for it once (issue 36: 499 `*` once
+ * built 499 posting sets of the same symbol; test/unit/pattern-work.test.ts).
  */
-export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number) => boolean, run: PatternRun = new PatternRun(Infinity)): Promise<number[]> {
-  let cands: number[] | undefined;
-  const groups = pattern.parts.flatMap(requiredSymbols);
-  if (groups.length) {
-    const sets: Set<number>[] = [];
-    for (const g of groups) {
-      sets.push(postingsOf(seg, g));
-      if (!(await run.tick())) return [];
-    }
-    sets.sort((a, b) => a.size - b.size);
-    cands = [...sets[0]!].filter((d) => sets.every((s) => s.has(d)));
+export function symbolGroups(pattern: Pattern): string[][] {
+  const seen = new Map<string, string[]>();
+  for (const g of pattern.parts.flatMap(requiredSymbols)) {
+    const key = [...new Set(g)].sort().join('\u0000');
+    if (!seen.has(key)) seen.set(key, g);
   }
+  return [...seen.values()];
+}
+
+/** Whether `d` is in any of the sorted lists (binary search in each). */
+function inAny(lists: readonly Uint32Array[], d: number): boolean {
+  for (const l of lists) {
+    let lo = 0;
+    let hi = l.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (l[mid]! < d) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < l.length && l[lo] === d) return true;
+  }
+  return false;
+}
+
+/**
+ * The premises that mention one form of every group, in id order; undefined when the
+ * budget ran out. Postings are read where they are stored (sorted id lists): the
+ * smallest group's become the candidates, one array, and each other group filters them
+ * in slices, by binary search in its lists; nothing is built per group.
+ */
+async function candidatesOf(seg: Segment, groups: readonly string[][], run: PatternRun): Promise<Uint32Array | undefined> {
+  const sets = seg.symbols;
+  const lists = groups.map((g) => sets.ids(g).map((t) => sets.postings(t)));
+  const size = (ls: Uint32Array[]) => ls.reduce((n, l) => n + l.length, 0);
+  lists.sort((a, b) => size(a) - size(b));
+  const first = lists[0]!;
+  let cands: Uint32Array;
+  if (first.length === 1) cands = first[0]!;
+  else {
+    // the union of the smallest group's forms, sorted, each id once
+    const all = new Uint32Array(size(first));
+    let n = 0;
+    for (const l of first) all.set(l, (n += l.length) - l.length);
+    all.sort();
+    let m = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[m++] = all[i]!;
+    cands = all.subarray(0, m);
+  }
+  for (const ls of lists.slice(1)) {
+    if (!cands.length) break;
+    const kept = new Uint32Array(cands.length);
+    let n = 0;
+    for (let i = 0; i < cands.length; i++) {
+      if (inAny(ls, cands[i]!)) kept[n++] = cands[i]!;
+      if ((i & 4095) === 4095 && !(await run.tick())) return undefined;
+    }
+    cands = kept.subarray(0, n);
+    if (!(await run.tick())) return undefined;
+  }
+  return cands;
+}
+
+/**
+ * The constant tokens (not holes, not brackets) a term pattern has, with how often:
+ * a statement matches only if it has each at least as often (every constant of the
+ * pattern is matched by a token of its own), which rejects `_ * _ * … * _` (499 `*`)
+ * before the matcher sees a statement with fewer.
+ */
+function constantCounts(pat: TermPattern): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of pat.toks) if (!pat.vars.has(t) && !OPEN.includes(t) && !CLOSE.includes(t)) out.set(t, (out.get(t) ?? 0) + 1);
+  return out;
+}
+
+/** Whether the target has every token at least as often as `need` says. */
+function hasTokens(need: ReadonlyMap<string, number>, target: { toks: readonly string[] }): boolean {
+  if (!need.size) return true;
+  const left = new Map(need);
+  let missing = left.size;
+  for (const t of target.toks) {
+    const n = left.get(t);
+    if (n === undefined || n === 0) continue;
+    left.set(t, n - 1);
+    if (n === 1 && --missing === 0) return true;
+  }
+  return false;
+}
+
+/** A segment's matches: the ids kept for ranking (at most MAX_MATCHES, the most used first) and how many matched in all. */
+export interface SegmentMatches {
+  ids: number[];
+  count: number;
+}
+
+/**
+ * The ids of a segment's premises that match every part, the most used first, at
+ * most MAX_MATCHES of them, and the number of all matches; `usable` says which may be
+ * returned. Works in slices that give other callers a turn, and stops when `run`'s
+ * budget is spent (`run.partial`: the matches found by then).
+ */
+export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: number) => boolean, run: PatternRun = new PatternRun(Infinity)): Promise<SegmentMatches> {
+  const none: SegmentMatches = { ids: [], count: 0 };
+  const groups = symbolGroups(pattern);
+  const narrowed = groups.length ? await candidatesOf(seg, groups, run) : undefined;
+  if (groups.length && !narrowed) return none;
   const fragments = pattern.parts.flatMap((p) => (p.kind === 'name' ? [p.fragment] : []));
   // as Loogle: case does not matter
   const lower = fragments.map((f) => f.toLowerCase());
@@ -346,46 +479,66 @@ export async function matchSegment(pattern: Pattern, seg: Segment, usable: (id: 
     const name = seg.table.name(id).toLowerCase();
     return lower.every((f) => name.includes(f));
   };
-  if (!cands) {
-    cands = [];
+  let found: number[] = [];
+  if (!narrowed) {
     for (let id = 0; id < seg.table.size; id++) {
-      if (named(id)) cands.push(id);
-      if ((id & 1023) === 1023 && !(await run.tick())) return [];
+      if (named(id) && usable(id)) found.push(id);
+      if ((id & 1023) === 1023 && !(await run.tick())) return none;
     }
-  } else if (fragments.length) cands = cands.filter(named);
-  cands = byUses(seg, cands.filter(usable));
-  if (cands.length > MAX_CHECKED) cands.length = MAX_CHECKED;
+  } else {
+    for (let i = 0; i < narrowed.length; i++) {
+      const id = narrowed[i]!;
+      if ((!fragments.length || named(id)) && usable(id)) found.push(id);
+      if ((i & 4095) === 4095 && !(await run.tick())) return none;
+    }
+  }
+  // as Loogle: a constant the pattern names is a hit of that part itself (`Real.sqrt` finds `Real.sqrt`)
+  const selves = pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : []));
+  for (const c of selves) {
+    const id = seg.table.id(c);
+    if (id === undefined || found.includes(id) || !usable(id) || (fragments.length && !named(id))) continue;
+    const has = new Set(seg.symbols.symbols(id));
+    const own = new Set(forms(c));
+    if (groups.every((g) => g.every((f) => own.has(f)) || seg.symbols.ids(g).some((t) => has.has(t)))) found.push(id);
+  }
+  const cands = byUses(seg, found);
+  found = [];
   // constants named in full: also those inside terms (`Real.sqrt ?a`), which the matcher reads by their last part
-  const consts = [...new Set(pattern.parts.flatMap((p) => (p.kind === 'const' ? [p.name] : p.kind === 'name' ? [] : qualified(p.text))))];
-  const terms = pattern.parts.filter((p): p is TermPart => p.kind === 'term' || p.kind === 'concl');
+  const consts = patternConstants(pattern);
+  const terms = pattern.parts.filter((p): p is TermPart => p.kind === 'term' || p.kind === 'concl').map((part) => ({ part, need: constantCounts(part.kind === 'term' ? part.pat : part.concl) }));
   const out: number[] = [];
+  let count = 0;
   for (const id of cands) {
     if (!(await run.tick())) break;
-    if (!consts.every((c) => meansConstant(seg, id, c))) continue;
+    if (!consts.every((c) => meansConstant(seg, id, c) || (selves.includes(c) && seg.table.name(id) === c))) continue;
     if (terms.length && !matchesTerms(terms, seg.table.get(id))) continue;
-    out.push(id);
-    if (out.length >= MAX_MATCHES) break;
+    count++;
+    if (out.length < MAX_MATCHES) out.push(id);
   }
-  return out;
+  return { ids: out, count };
 }
 
 /**
  * A pattern's matches in each of the segments (in order), within one budget for
- * all of them: `partial` when it ran out before every candidate was checked.
+ * all of them, and how many matched in all (`count`, more than the ids kept): `partial`
+ * when it ran out before every candidate was checked (then `count` is those found by then).
  */
 export async function matchSegments(
   pattern: Pattern,
   segs: readonly Segment[],
   usable: (seg: Segment, segIndex: number, id: number) => boolean,
   budgetMs: number,
-): Promise<{ ids: number[][]; partial: boolean }> {
+): Promise<{ ids: number[][]; count: number; partial: boolean }> {
   // an index without stored symbol sets builds them here, outside the budget (which is for matching)
   for (const seg of segs) seg.prepareSymbols();
   const run = new PatternRun(budgetMs);
   const ids: number[][] = [];
+  let count = 0;
   for (let i = 0; i < segs.length; i++) {
     const seg = segs[i]!;
-    ids.push(run.partial ? [] : await matchSegment(pattern, seg, (id) => usable(seg, i, id), run));
+    const m = run.partial ? { ids: [], count: 0 } : await matchSegment(pattern, seg, (id) => usable(seg, i, id), run);
+    ids.push(m.ids);
+    count += m.count;
   }
-  return { ids, partial: run.partial };
+  return { ids, count, partial: run.partial };
 }

@@ -308,7 +308,8 @@ function matchAt(
     if (vars.has(t)) {
       const prev = bind.get(t);
       for (const end of looseHoles ? holeEnds(goal, g, pat, p) : applicationEnds(goal, g)) {
-        if ((budget -= end - g) < 0) return -1;
+        // the tokens taken, and the bindings copied below: a pattern of many holes pays for its bindings
+        if ((budget -= end - g + bind.size) < 0) return -1;
         const text = goal.slice(g, end).join(' ');
         if (prev !== undefined && prev !== text) continue;
         const next = new Map(bind).set(t, text);

@@ -142,6 +142,12 @@ export interface SearchOptions {
    * budget before every candidate was checked. Partial answers are not cached.
    */
   onPartial?: (why: string) => void;
+  /**
+   * Pattern searches: called with how many premises match the whole pattern, all of
+   * them, not only the `k` returned (Loogle's `count`; when the answer is partial,
+   * those found by then). Called for an answer from the cache too.
+   */
+  onMatchCount?: (count: number) => void;
 }
 
 /** Every hit says where its score came from. Absent parts were not computed. */
@@ -199,6 +205,12 @@ export interface PremiseSearch {
   sourcePath(premise: Pick<PremiseInfo, 'name' | 'file'>): string | undefined;
   /** Names of the premises of the loaded index, in a stable order (upserted premises are not listed). */
   indexedNames(): readonly string[];
+  /**
+   * Whether a pattern may name this as a constant: an indexed premise, or a qualified
+   * name some statement writes in full (declared outside the index, as `Nat.sqrt` in
+   * an index of Mathlib alone). Loogle's `unknown identifier` for the others.
+   */
+  isConstant?(name: string): boolean;
   /** Modules of the loaded index, sorted (read from disk on the first call). */
   indexedModules(): readonly string[];
   /**

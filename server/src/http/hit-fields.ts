@@ -9,10 +9,19 @@ import type { PremiseInfo } from '../engine/types.js';
 /** Runs of whitespace (line breaks of a long statement included) as one space. */
 export const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** The binders and the conclusion, as Loogle's `type` (no name, no `∀`): `(a b : ℕ) : a + b = b + a`. */
-export function signatureOf(p: Pick<PremiseInfo, 'args' | 'goal'>): string {
+/** Kinds whose declaration is a type former: its type ends in a sort (`AddMonoid (M : Type u) : Type u`). */
+const TYPE_FORMERS = new Set(['structure', 'class', 'inductive']);
+
+/**
+ * The binders and the conclusion, as Loogle's `type` (no name, no `∀`): `(a b : ℕ) : a + b = b + a`.
+ * Never an empty conclusion: where the source writes none (a `class` or `structure`
+ * without `: Type u`, a `def` whose type Lean infers, an `alias` of a declaration
+ * outside the index), the conclusion is `Sort _` for a type former and `_` otherwise,
+ * Lean's own marks for what is not written.
+ */
+export function signatureOf(p: Pick<PremiseInfo, 'args' | 'goal'> & { kind?: string }): string {
   const binders = oneLine(p.args.join(' '));
-  const goal = oneLine(p.goal);
+  const goal = oneLine(p.goal) || (p.kind && TYPE_FORMERS.has(p.kind) ? 'Sort _' : '_');
   return binders ? `${binders} : ${goal}` : `: ${goal}`;
 }
 

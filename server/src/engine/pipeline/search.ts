@@ -39,7 +39,7 @@ export interface Search {
   readonly blocked?: Uint8Array[];
   readonly pattern?: Pattern;
   /** The pattern's matches per segment, found before anything is scored (engine.ts `matchPattern`: matching yields to other searches, which reuse the segments' accumulators). */
-  readonly matched?: { ids: number[][]; partial: boolean };
+  readonly matched?: { ids: number[][]; count: number; partial: boolean };
   /** The engine serves a Lake project's automatic index; its own premises are in `segs[firstOwn]` and after. */
   readonly project: boolean;
   readonly firstOwn: number;
