@@ -7,16 +7,23 @@
  *   GET  /indexed-premises  → [name]   (a premise's index is its position here)
  *   GET  /indexed-modules   → [module]
  *   GET  /max-new-premises  → number
- *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
- *                   imported_modules?, imported_all_modules?, slot?|tactic?, llm?,
+ *   POST /retrieve {state, local_premises?: [index | name], new_premises?: [{name, decl}], k?,
+ *                   imported_modules?, caller_in_module_system?, imported_all_modules?, slot?|tactic?, llm?,
  *                   in?: [module prefix], ns?: [namespace], kinds?: [kind], deprecated?, pattern?} → [{name, score}]
+ * LeanHammer's client sends every field of its own on every call (docs/http-api.md has its
+ * body); every list is read as its reference server (hanwenzhu/lean-premise-server
+ * `app/retrieve.py`) reads it: positions past the list and unknown names are ignored, and
+ * `k` above MAX_K is answered with MAX_K (test/cli/http.test.ts sends the client's body).
  * `local_premises` (when given) limits the answer to those indexed premises plus
  * the new ones; `imported_modules` (names or positions in /indexed-modules; when
- * a non-empty list, and `imported_all_modules` is not true) to premises of those
+ * a non-empty list, and `imported_all_modules` is not the older `true`) to premises of those
  * modules and of what they import, through the index's recorded module imports
  * (a premise of a module the index has no imports for, as in an index built
  * before they were recorded, is kept; so are the new ones); with both, a premise
- * either allows is kept (two scopes, as LeanHammer's server reads them); `slot` (or `tactic`, premise-lsp's own addition) names the tactic
+ * either allows is kept (two scopes, as LeanHammer's server reads them);
+ * `caller_in_module_system: true` also leaves out the definitions whose bodies their
+ * module-system file hides, unless their module is in `imported_all_modules` (`visible`);
+ * `slot` (or `tactic`, premise-lsp's own addition) names the tactic
  * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); `in`, `ns`, `kinds`
  * and `deprecated` restrict the answer (scope filters, also as `in:`… terms in
  * `state`), `pattern: true` reads `state` as a Loogle-style pattern (recognised
