@@ -297,10 +297,10 @@ describe('LeanHammer premise selection API', () => {
     expect(await retrieve({ state: '(_ * _', pattern: true })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/unbalanced/) } });
   });
 
-  it('refuses local_premises longer than the index with 400 before reading its entries', async () => {
+  it('refuses local_premises longer than its bound (4 times the index, at least 65,536) with 400 before reading its entries', async () => {
     const size = ((await get('/indexed-premises')).body as string[]).length;
-    const r = await retrieve({ state: '⊢ a * b = b * a', local_premises: new Array(size + 1).fill(0) });
-    expect(r).toEqual({ status: 400, body: { error: `local_premises has ${size + 1} entries, more than the index's ${size} premises (/indexed-premises)` } });
+    const r = await retrieve({ state: '⊢ a * b = b * a', local_premises: new Array(65_537).fill(0) });
+    expect(r).toEqual({ status: 400, body: { error: `local_premises has 65537 entries, more than the 65536 allowed (4 times the index's ${size} premises, /indexed-premises)` } });
     // the whole index is fine
     const all = await retrieve({ state: '⊢ a * b = b * a', local_premises: Array.from({ length: size }, (_, i) => i), k: 3 });
     expect(all.status).toBe(200);

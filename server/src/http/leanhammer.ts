@@ -133,6 +133,13 @@ function scopeOf(b: Record<string, unknown>): ScopeFilter | undefined {
 
 /** `local_premises`: positions in /indexed-premises or names (LeanHammer's server takes either); what names nothing is ignored. */
 const isIndexList = (v: unknown): v is (number | string)[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) || typeof x === 'string');
+/**
+ * Most entries of `local_premises`: 4 times the index's premises (at least 65,536). A
+ * client relays at most each indexed premise once by position, but a list of names may
+ * hold constants the index does not have (ignored, as LeanHammer's server ignores them:
+ * an environment holds auxiliary and generated constants no index keeps).
+ */
+const maxLocalPremises = (indexSize: number) => Math.max(65_536, 4 * indexSize);
 /** Most indices the allowed set of `local_premises` takes in one turn before giving other callers theirs. */
 const SET_SLICE = 64 * 1024;
 const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
@@ -213,12 +220,13 @@ export class LeanHammerApi implements RouteSet {
     if (state === undefined) throw new BadRequest('state is required (the goal, as Lean prints it)');
     if (state.length > MAX_STATE_CHARS) throw new BadRequest(`state has ${state.length} characters, more than the ${MAX_STATE_CHARS} allowed`);
     const k = Math.min(MAX_K, field(b, 'k', isK, `a positive integer (at most ${MAX_K} are answered)`) ?? DEFAULT_K);
-    // bounded by the index's size before any entry is looked at: a list of millions (within the body
+    // bounded by the index's size (maxLocalPremises) before any entry is looked at: a list of millions (within the body
     // limit) would otherwise be checked and turned into names in one long synchronous step
     const localRaw = b.local_premises;
-    if (Array.isArray(localRaw) && localRaw.length > this.engine.indexedNames().length) {
+    const maxLocal = maxLocalPremises(this.engine.indexedNames().length);
+    if (Array.isArray(localRaw) && localRaw.length > maxLocal) {
       const size = this.engine.indexedNames().length;
-      throw new BadRequest(`local_premises has ${localRaw.length} entries, more than the index's ${size} premises (/indexed-premises)`);
+      throw new BadRequest(`local_premises has ${localRaw.length} entries, more than the ${maxLocal} allowed (4 times the index's ${size} premises, /indexed-premises)`);
     }
     const local = field(b, 'local_premises', isIndexList, 'a list of premise indices (positions in /indexed-premises) or names');
     const fresh = field(b, 'new_premises', isPremiseList, 'a list of {name, decl}') ?? [];
