@@ -10,7 +10,7 @@ import type { Encoder } from '../../models/src/encoder.js';
 import { extractFiles, type ParallelOptions } from './extract/parallel.js';
 import type { ExtractedDecl, PremiseRecord } from './extract/record.js';
 import { resolveRefs } from './extract/resolve.js';
-import { discoverSources, type DiscoverOptions } from './extract/walk.js';
+import { discoverSources, type DiscoverOptions, type Discovered } from './extract/walk.js';
 import { embedPremises } from './embed.js';
 import { proofGraph, toInfos } from './graph.js';
 import { buildFormalField, emptyField } from './sparse/fields.js';
@@ -40,6 +40,8 @@ export interface Corpus {
   skippedFiles: number;
   /** Links not followed, their target outside the source root walked (each also a warning). */
   linksSkipped: number;
+  /** Source directories whose module names count from a package root above them (extract/walk.ts `moduleRootOf`). */
+  moduleRoots: Discovered['moduleRoots'];
   duplicates: number;
   warnings: string[];
   /** Names declared by the sources themselves (not by a Lake project's `.lake/packages`). */
@@ -76,7 +78,7 @@ export async function extractCorpus(
   externalExports?: ReadonlyMap<string, string>,
 ): Promise<Corpus> {
   const prof = phaseTimer('extract');
-  const { files, warnings, skipped, links = [] } = discoverSources(inputs, discover);
+  const { files, warnings, skipped, links = [], moduleRoots = [] } = discoverSources(inputs, discover);
   for (const w of skipped) warnings.push(w); // not push(...skipped): a tree can hold more entries than a call takes arguments
   for (const w of links) warnings.push(w);
   prof.lap('walk');
@@ -108,7 +110,7 @@ export async function extractCorpus(
     return t;
   });
   if (process.env.PREMISE_LSP_MEMTRACE) process.stderr.write(`memtrace resolved: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
-  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, duplicates, warnings, own, formalTerms, exports, imports: imports.done() };
+  return { records, files: files.length + skipped.length - skippedFiles, skippedFiles, linksSkipped: links.length, moduleRoots, duplicates, warnings, own, formalTerms, exports, imports: imports.done() };
 }
 
 export interface BuildOptions {
@@ -148,6 +150,8 @@ export interface BuildSummary {
   skipped: number;
   /** Links not followed (their target leaves the source root walked); also among `warnings`. */
   linksSkipped: number;
+  /** Source directories whose module names count from a package root above them (for the build's output). */
+  moduleRoots?: Discovered['moduleRoots'];
   warnings: string[];
   seconds: number;
 }
@@ -253,6 +257,7 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
     declarations: n,
     skipped: corpus.skippedFiles + corpus.warnings.length,
     linksSkipped: corpus.linksSkipped,
+    moduleRoots: corpus.moduleRoots,
     warnings: corpus.warnings,
     seconds: (performance.now() - t0) / 1000,
   };

@@ -7,6 +7,8 @@ export type PremiseInfo = Omit<PremiseRecord, 'refs' | 'attrs' | 'origin'> & {
   uses: number;
   /** `@[deprecated]` in the source (absent otherwise, and in indexes built before it was recorded). */
   deprecated?: true;
+  /** Lean's module system: see PremiseRecord.unexposed (absent otherwise, and in indexes built before it was recorded). */
+  unexposed?: true;
 };
 
 export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
@@ -25,5 +27,6 @@ export function toInfo(r: PremiseRecord, uses: number): PremiseInfo {
   if (r.doc) info.doc = r.doc;
   if (r.informal) info.informal = r.informal;
   if (r.attrs?.includes('deprecated')) info.deprecated = true;
+  if (r.unexposed) info.unexposed = true;
   return info;
 }

@@ -3,7 +3,7 @@
  * exit-status contract (0 ok, 2 usage, 1 other errors with the reason on stderr).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,23 @@ describe('premise-lsp index/query (sparse)', () => {
     const r = run(['index', SAMPLE, '--out', index, '--no-dense']);
     expect(r.err).toMatch(/indexed 4 files: \d+ declarations/);
     expect(r.code).toBe(0);
+  });
+
+  it('names the modules of a package subdirectory from the package root, and says which root (issue 35)', () => {
+    // a fixture Lake project: lakefile + Pkg/Sub/File.lean; `index <project>/Pkg` as `index <mathlib4>/Mathlib`
+    const proj = join(tmp, 'subdir-proj');
+    mkdirSync(join(proj, 'Pkg', 'Sub'), { recursive: true });
+    writeFileSync(join(proj, 'lakefile.toml'), 'name = "proj"\n\n[[lean_lib]]\nname = "Pkg"\n');
+    writeFileSync(join(proj, 'Pkg', 'Sub', 'File.lean'), '/-- A snark is blorped. -/\ntheorem snark_blorp (n : Nat) : n + 0 = n := rfl\n');
+    const out = join(tmp, 'subdir-index');
+    const r = run(['index', join(proj, 'Pkg'), '--out', out, '--no-dense']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(`module names of ${join(proj, 'Pkg')} counted from ${proj} (the nearest Lake package above it): Pkg.…`);
+    const q = run(['query', '--index', out, '--k', '1', '--json', 'snark blorp']);
+    const hit = (JSON.parse(q.out) as { name: string; module: string; file: string }[])[0]!;
+    // `file` stays relative to the directory given, where the index's recorded source finds it
+    expect(hit).toMatchObject({ name: 'snark_blorp', module: 'Pkg.Sub.File', file: 'Sub/File.lean' });
+    expect(existsSync(join(proj, 'Pkg', hit.file))).toBe(true);
   });
 
   it('answers a Lean proof state with name, kind, statement, location and scores', () => {

@@ -35,6 +35,113 @@ const retrieve = async (body: unknown) => {
   return { status: r.status, body: await r.json() };
 };
 
+/**
+ * Lean 4's `Json.compress` (src/Lean/Data/Json/Printer.lean), which LeanHammer's client
+ * uses to write its body: no spaces; an object's fields in descending key order (`Json.mkObj`
+ * keeps them in a tree sorted by key, and `compress` folds it onto a list, reversing it);
+ * strings escape `"`, `\`, newline and return, and the other characters below U+0020 as
+ * `\u00xx` (lowercase hex); everything else as is, UTF-8.
+ */
+type LeanJson = boolean | number | string | LeanJson[] | { [key: string]: LeanJson };
+function leanCompress(j: LeanJson): string {
+  if (typeof j === 'boolean' || typeof j === 'number') return String(j);
+  if (typeof j === 'string') {
+    let out = '"';
+    for (const c of j) {
+      const n = c.codePointAt(0)!;
+      out += c === '"' ? '\\"' : c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : n < 0x20 ? `\\u${n.toString(16).padStart(4, '0')}` : c;
+    }
+    return out + '"';
+  }
+  if (Array.isArray(j)) return `[${j.map(leanCompress).join(',')}]`;
+  const keys = Object.keys(j).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return `{${keys.map((k) => `${leanCompress(k)}:${leanCompress(j[k]!)}`).join(',')}}`;
+}
+
+/**
+ * The body of LeanHammer's `POST /retrieve`, as `selectPremisesCore`
+ * (hanwenzhu/premise-selection `PremiseSelection/Cloud.lean`) builds it: every field on
+ * every call; `imported_all_modules` the positions of the modules imported with
+ * `import all`, and `[]` outside the module system. `Premise` derives its JSON: `{name, decl}`.
+ */
+function selectPremisesCoreBody(
+  state: string,
+  indexedPremises: number[],
+  importedModules: [number, boolean][],
+  unindexedPremises: { name: string; decl: string }[],
+  k: number,
+  inModuleSystem: boolean,
+): string {
+  const importAllModules = inModuleSystem ? importedModules.filter((m) => m[1]).map((m) => m[0]) : [];
+  return leanCompress({
+    state,
+    local_premises: indexedPremises,
+    imported_modules: importedModules.map((m) => m[0]),
+    new_premises: unindexedPremises.map((p) => ({ name: p.name, decl: p.decl })),
+    k,
+    caller_in_module_system: inModuleSystem,
+    imported_all_modules: importAllModules,
+  });
+}
+
+/** LeanHammer's `makeRequest`: curl with its user agent, `Content-Type: application/json` and the body on stdin. */
+const hammerPost = async (body: string) => {
+  const r = await fetch(`${base}/retrieve`, {
+    method: 'POST',
+    headers: { 'user-agent': 'LeanProver (https://leanprover-community.github.io/)', 'content-type': 'application/json' },
+    body,
+  });
+  return { status: r.status, body: (await r.json()) as { name: string; score: number }[] };
+};
+
+describe("LeanHammer's own client (Cloud.lean's request, byte for byte; issue 35)", () => {
+  // a file `import Sample.Algebra …` that declares its own lemma, asking for premises at a goal
+  // printed as the client prints it (pp.notation false, pp.fullNames true)
+  const state = "M : Type u_1\ninst : Sample.CommMonoid' M\na b : M\n⊢ Eq (HMul.hMul a b) (HMul.hMul b a)";
+  const own = [
+    {
+      name: 'My.mul_swap',
+      decl: "/-- Multiplication \"swaps\" its factors. -/\ntheorem My.mul_swap {M : Type u_1} [inst : Sample.CommMonoid' M] (a b : M) : Eq (HMul.hMul a b) (HMul.hMul b a)",
+    },
+  ];
+  const top = (hits: { name: string }[], n: number) => hits.slice(0, n).map((h) => h.name);
+
+  it('writes the body as Lean does: fields in descending key order, every field present', () => {
+    expect(selectPremisesCoreBody('⊢ True', [0, 2], [], [{ name: 'A.b', decl: 'theorem A.b : True' }], 32, false)).toBe(
+      '{"state":"⊢ True","new_premises":[{"name":"A.b","decl":"theorem A.b : True"}],"local_premises":[0,2],"k":32,' +
+        '"imported_modules":[],"imported_all_modules":[],"caller_in_module_system":false}',
+    );
+    expect(leanCompress('a"\\\n\r\t\u0001é')).toBe('"a\\"\\\\\\n\\r\\u0009\\u0001é"');
+  });
+
+  it('outside the module system, premises relayed one by one (every imported premise in local_premises): 200, the new premise and a commutativity lemma in the top 10', async () => {
+    const names = (await get('/indexed-premises')).body as string[];
+    const imported = names.map((_, i) => i);
+    const r = await hammerPost(selectPremisesCoreBody(state, imported, [], own, 32, false));
+    expect(r.status).toBe(200);
+    expect(r.body.map((h) => h.name)).toContain('My.mul_swap');
+    expect(top(r.body, 10).some((n) => /comm/.test(n) && n !== 'My.mul_swap'), JSON.stringify(top(r.body, 10))).toBe(true);
+  });
+
+  it('inside the module system, modules relayed by position with `import all` ones in imported_all_modules: 200 as well', async () => {
+    const modules = (await get('/indexed-modules')).body as string[];
+    const at = (m: string) => modules.indexOf(m);
+    const imported: [number, boolean][] = [
+      [at('Sample.Algebra'), true],
+      [at('Sample.Order'), false],
+    ];
+    for (const inModuleSystem of [true, false]) {
+      const body = selectPremisesCoreBody(state, [], imported, own, 32, inModuleSystem);
+      expect(body).toContain(`"caller_in_module_system":${inModuleSystem}`);
+      expect(body).toContain(`"imported_all_modules":[${inModuleSystem ? at('Sample.Algebra') : ''}]`);
+      const r = await hammerPost(body);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.map((h) => h.name)).toContain('My.mul_swap');
+      expect(top(r.body, 10)).toContain('Sample.mul_comm');
+    }
+  });
+});
+
 describe('LeanHammer premise selection API', () => {
   it('lists indexed premises and modules, and the new-premise limit', async () => {
     const names = (await get('/indexed-premises')).body as string[];
@@ -98,7 +205,8 @@ describe('LeanHammer premise selection API', () => {
     expect(await retrieve('{not json')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not JSON/) } });
     expect(await retrieve({ k: 3 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/state is required/) } });
     expect(await retrieve({ state: '⊢ x', k: 0 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/k must be/) } });
-    expect(await retrieve({ state: '⊢ x', local_premises: [1e9] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/index 1000000000/) } });
+    // a position past /indexed-premises is ignored, as LeanHammer's server ignores it (issue 35)
+    expect(await retrieve({ state: '⊢ x', local_premises: [1e9] })).toEqual({ status: 200, body: [] });
     const four = Array.from({ length: 4 }, (_, i) => ({ name: `n${i}`, decl: `theorem n${i} : True` }));
     expect(await retrieve({ state: '⊢ x', new_premises: four })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/more than \/max-new-premises \(3\)/) } });
     expect(await get('/retrieve')).toMatchObject({ status: 405 });
@@ -189,10 +297,10 @@ describe('LeanHammer premise selection API', () => {
     expect(await retrieve({ state: '(_ * _', pattern: true })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/unbalanced/) } });
   });
 
-  it('refuses local_premises longer than the index with 400 before reading its entries', async () => {
+  it('refuses local_premises longer than its bound (4 times the index, at least 65,536) with 400 before reading its entries', async () => {
     const size = ((await get('/indexed-premises')).body as string[]).length;
-    const r = await retrieve({ state: '⊢ a * b = b * a', local_premises: new Array(size + 1).fill(0) });
-    expect(r).toEqual({ status: 400, body: { error: `local_premises has ${size + 1} entries, more than the index's ${size} premises (/indexed-premises)` } });
+    const r = await retrieve({ state: '⊢ a * b = b * a', local_premises: new Array(65_537).fill(0) });
+    expect(r).toEqual({ status: 400, body: { error: `local_premises has 65537 entries, more than the 65536 allowed (4 times the index's ${size} premises, /indexed-premises)` } });
     // the whole index is fine
     const all = await retrieve({ state: '⊢ a * b = b * a', local_premises: Array.from({ length: size }, (_, i) => i), k: 3 });
     expect(all.status).toBe(200);

@@ -3,7 +3,7 @@
  * official SDK's client (Client + StdioClientTransport, as Claude Code, Cursor
  * and Codex start it) on the bundled sample's index.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -137,6 +137,70 @@ describe('premise-lsp mcp', () => {
       }
     } finally {
       await c.close();
+    }
+  }, 60_000);
+
+  it('premise-lsp mcp --index /nonexistent answers initialize, and each tool call is isError with the fix (issue 35)', async () => {
+    const missing = join(tmp, 'nonexistent');
+    const t = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--index', missing], stderr: 'pipe' });
+    const c = new Client({ name: 'premise-lsp-test', version: '0.0.0' });
+    await c.connect(t);
+    try {
+      expect(c.getServerVersion()?.name).toBe('premise-lsp');
+      const r = (await c.callTool({ name: 'search', arguments: { query: 'x' } })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toBe(`the index could not be opened: no index at ${missing}; build one with \`premise-lsp index <source>... --out ${missing}\``);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it('answers every line it cannot take with a JSON-RPC error, and keeps serving (issues 35, 36)', async () => {
+    const p = spawn(process.execPath, [CLI, 'mcp', '--index', index], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const replies: Record<string, unknown>[] = [];
+    let buf = '';
+    p.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        replies.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
+        buf = buf.slice(nl + 1);
+      }
+    });
+    const send = (line: string) => p.stdin.write(line + '\n');
+    /** The n-th reply; a missing one fails here, not by the test's time limit. */
+    const next = async (n: number) => {
+      for (let waited = 0; replies.length < n; waited += 20) {
+        if (waited > 20_000) throw new Error(`no reply #${n} (replies so far: ${JSON.stringify(replies).slice(0, 500)})`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return replies[n - 1]!;
+    };
+    try {
+      send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }));
+      expect(await next(1)).toMatchObject({ id: 1, result: { serverInfo: { name: 'premise-lsp' } } });
+      send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      send('{not json');
+      expect(await next(2)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the line is not JSON/) } });
+      send('{"id": 7, "hello": "there"}');
+      expect(await next(3)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: not a JSON-RPC/) } });
+      // a non-string tool name: -32602 and one line (the SDK answered -32603 with its validation's JSON)
+      send(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 42, arguments: { query: 'x' } } }));
+      const named = await next(4);
+      expect(named).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: "Invalid params: tools/call params.name must be a string, the tool's name (tools/list lists them), not a number" } });
+      send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'search', arguments: 'x' } }));
+      expect(await next(5)).toMatchObject({ id: 9, error: { code: -32602, message: 'Invalid params: tools/call params.arguments must be an object, not a string' } });
+      // one message over 10 MiB, sent in pieces, its id written last as the SDK's clients write it: answered, not fatal
+      const big = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"search","arguments":{"query":"${'x'.repeat(11 * 2 ** 20)}"}},"id":10}`;
+      for (let i = 0; i < big.length; i += 2 ** 20) p.stdin.write(big.slice(i, i + 2 ** 20));
+      send('');
+      expect(await next(6)).toEqual({ jsonrpc: '2.0', id: 10, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: the message has 11534\d+ bytes, more than the 10485760 bytes \(10 MiB\)/) } });
+      send(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'premises', arguments: { query: '⊢ a * b = b * a' } } }));
+      const ok = (await next(7)) as { id: number; result: CallToolResult };
+      expect(ok.id).toBe(11);
+      expect(textOf(ok.result)).toContain('Sample.mul_comm');
+      expect(p.exitCode).toBeNull();
+    } finally {
+      p.kill();
     }
   }, 60_000);
 

@@ -175,6 +175,15 @@ describe('LeanSearch: POST /search', () => {
     expect(leanLspMcpLeanSearch(asString.body, 2)[0]).toEqual({ name: 'Sample.mul_comm', module_name: 'Sample.Algebra', kind: 'theorem', type: "{M : Type} [CommMonoid' M] (a b : M) : a * b = b * a" });
   });
 
+  it('answers num_results above 50 with 50, as LeanSearch takes more (issue 35)', async () => {
+    const fifty = await leanSearch({ query: ['Multiplication is commutative.'], num_results: 50 });
+    for (const n of [51, '500']) {
+      const r = await leanSearch({ query: ['Multiplication is commutative.'], num_results: n });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual(fifty.body);
+    }
+  });
+
   it('answers a bad body with 400 {error}, never a 500', async () => {
     const cases: [unknown, RegExp][] = [
       ['{not json', /not JSON/],
@@ -182,9 +191,8 @@ describe('LeanSearch: POST /search', () => {
       [{ num_results: 3 }, /query must be/],
       [{ query: [] }, /query must be/],
       [{ query: [''] }, /query must be/],
-      [{ query: ['x'], num_results: 'abc' }, /num_results must be an integer from 1 to 50/],
+      [{ query: ['x'], num_results: 'abc' }, /num_results must be a positive integer/],
       [{ query: ['x'], num_results: 0 }, /num_results/],
-      [{ query: ['x'], num_results: 51 }, /num_results/],
       [{ query: ['x'], num_results: 2.5 }, /num_results/],
       [{ query: ['x'.repeat(20_001)] }, /more than the 20000 allowed/],
       [{ query: Array(17).fill('x') }, /more than the 16 allowed/],
@@ -223,7 +231,11 @@ describe('LeanStateSearch: GET /api/search?query=&results=&rev=', () => {
       status: 400,
       body: { error: 'Invalid parameter value', schema: { description: "The 'results' parameter must be a valid number" } },
     });
-    expect(await stateSearch({ ...ok, results: '0' })).toMatchObject({ status: 400, body: { schema: { description: expect.stringMatching(/from 1 to 100/) } } });
+    expect(await stateSearch({ ...ok, results: '0' })).toMatchObject({ status: 400, body: { schema: { description: expect.stringMatching(/positive number/) } } });
+    // more than 100 is answered with 100, never refused (issue 35)
+    const hundred = await stateSearch({ ...ok, results: '100' });
+    expect(hundred.status).toBe(200);
+    expect(await stateSearch({ ...ok, results: '1000' })).toEqual(hundred);
     expect(await stateSearch({ ...ok, query: '⊢ ' + 'a'.repeat(20_001) })).toMatchObject({ status: 400, body: { schema: { description: expect.stringMatching(/more than the 20000 allowed/) } } });
     expect(await call('/api/search', { method: 'POST', body: '{}' })).toMatchObject({ status: 405 });
   });

@@ -484,3 +484,33 @@ describe('extractLean: several commands on one line', () => {
     expect(res.warnings).toEqual([]);
   });
 });
+
+describe("Lean's module system: definitions whose bodies are hidden (issue 35, LeanHammer's visibility)", () => {
+  const src = [
+    '/- Copyright -/',
+    'module',
+    '',
+    'public import Mathlib.Tactic',
+    '',
+    'public def hidden (n : Nat) : Nat := n',
+    '@[expose] public def shown (n : Nat) : Nat := n',
+    'public abbrev short (n : Nat) : Nat := n',
+    'public instance instHidden : Inhabited Nat := ⟨0⟩',
+    'public theorem thm (n : Nat) : hidden n = n := rfl',
+    '@[expose] public section',
+    'def inExposed (n : Nat) : Nat := n',
+    'end',
+    'section',
+    'def inPlain (n : Nat) : Nat := n',
+    'end',
+  ].join('\n');
+  const flags = (text: string) => Object.fromEntries(extractLean(text, 'M.lean', 'M').decls.map((d) => [d.name, d.unexposed ?? false]));
+
+  it('marks a def or instance of a `module` file unexposed unless @[expose] (on it or its section) exposes it', () => {
+    expect(flags(src)).toEqual({ hidden: true, shown: false, short: false, instHidden: true, thm: false, inExposed: false, inPlain: true });
+  });
+
+  it('marks nothing in a file outside the module system', () => {
+    expect(Object.values(flags(src.replace('\nmodule\n', '\n')))).not.toContain(true);
+  });
+});

@@ -82,6 +82,13 @@ export interface PremiseRecord {
   refs: string[];
   /** For generated names (`@[to_additive]`, `@[simps]`, fields): the source declaration. */
   origin?: string;
+  /**
+   * Lean's module system: a definition (`def`, `instance`) of a `module` file whose body the
+   * file does not expose (no `@[expose]` on it or on its section). A caller inside the module
+   * system cannot unfold it unless it imports the module with `import all`; LeanHammer's
+   * server leaves such premises out for it (server/src/http/leanhammer.ts). Absent otherwise.
+   */
+  unexposed?: true;
 }
 
 /**

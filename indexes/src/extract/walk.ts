@@ -3,21 +3,24 @@
  * a Lake project (its own files plus each `.lake/packages/*`, unless told
  * `packages: false`), a bare checkout,
  * a tree of Isabelle theories, or single files. Each file gets its module name
- * relative to its package root (`Mathlib/Order/Basic.lean` → `Mathlib.Order.Basic`).
+ * relative to its package root (`Mathlib/Order/Basic.lean` → `Mathlib.Order.Basic`),
+ * also when the directory given is inside the package (`moduleRootOf`: `<mathlib4>/Mathlib`
+ * still names `Mathlib.Order.Basic`); its path (`rel`) stays relative to the root walked.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { leanLakefileLibraries, tomlLakefileLibraries, type LakefileLibraries } from './lakefile.js';
 import type { Lang } from './record.js';
-import { importSyntax } from './module-names.js';
+import { importSyntax, leanModuleSyntax } from './module-names.js';
 
 export interface SourceFile {
   path: string;
-  /** Path relative to its package root, `/`-separated. */
+  /** Path relative to `root`, `/`-separated (a premise's `file`). */
   rel: string;
+  /** The module name, counted from the package root (which is above `root` for a subdirectory of a package given to `index`). */
   module: string;
   lang: Lang;
-  /** The package root (a source dir or one of its `.lake/packages/*`). */
+  /** The root walked (a source dir, one of its `.lake/packages/*`, a Lake package nested in it). */
   root: string;
 }
 
@@ -33,9 +36,12 @@ function langOf(file: string): Lang | undefined {
   return undefined;
 }
 
-function moduleOf(rel: string, lang: Lang): string {
+/** A file's module (Lean: its path as a dotted name, after `prefix`, the walked root's own module path) or theory (its base name). */
+function moduleOf(rel: string, lang: Lang, prefix = ''): string {
   const noExt = rel.replace(/\.(lean|thy)$/, '');
-  return lang === 'lean' ? noExt.split('/').join('.') : basename(noExt);
+  if (lang !== 'lean') return basename(noExt);
+  const name = noExt.split('/').join('.');
+  return prefix ? `${prefix}.${name}` : name;
 }
 
 /**
@@ -59,18 +65,44 @@ const PACKAGE_MARKERS = ['lakefile.lean', 'lakefile.toml', 'Lakefile.lean', 'lea
 export function sourceOf(path: string): SourceFile | undefined {
   const lang = langOf(path);
   if (!lang) return undefined;
-  let root = dirname(path);
-  if (lang === 'lean') {
-    for (let dir = root; ; dir = dirname(dir)) {
-      if (PACKAGE_MARKERS.some((m) => existsSync(join(dir, m)))) {
-        root = dir;
-        break;
-      }
-      if (dirname(dir) === dir) break;
-    }
-  }
+  const root = (lang === 'lean' && packageRootAt(dirname(path))) || dirname(path);
   const rel = relative(root, path).split(sep).join('/');
   return { path, rel, module: moduleOf(rel, lang), lang, root };
+}
+
+/** The nearest directory, `dir` or above it, that holds a Lake file (PACKAGE_MARKERS); only their existence is looked at. */
+function packageRootAt(dir: string): string | undefined {
+  for (;; dir = dirname(dir)) {
+    if (PACKAGE_MARKERS.some((m) => existsSync(join(dir, m)))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Where the module names of a source directory given to `index` count from, as Lean
+ * names them: the directory itself when it is a package (a Lake file in it); else the
+ * nearest directory above it with one (`<mathlib4>/Mathlib` → `<mathlib4>`: modules
+ * `Mathlib.…`); else, outside any package, the highest directory reached by going up
+ * while the parent holds a library's root file of the directory's name (a toolchain's
+ * `src/lean/Init` → `src/lean`, since `src/lean/Init.lean` exists). Undefined when the
+ * directory is its own root. Only the existence of files above it is looked at: nothing
+ * outside the directory is read or walked. `prefix`: the directory's own module path.
+ * Test: test/unit/walk.test.ts.
+ */
+export function moduleRootOf(input: string): { root: string; prefix: string; why: string } | undefined {
+  const dir = resolve(input);
+  if (PACKAGE_MARKERS.some((m) => existsSync(join(dir, m)))) return undefined;
+  let root = dirname(dir) === dir ? undefined : packageRootAt(dirname(dir));
+  let why = 'the nearest Lake package above it';
+  if (!root) {
+    let at = dir;
+    while (dirname(at) !== at && isRegularFile(join(dirname(at), `${basename(at)}.lean`))) at = dirname(at);
+    if (at === dir) return undefined;
+    root = at;
+    why = 'the source root its library files name';
+  }
+  const prefix = relative(root, dir).split(sep).join('.');
+  return { root, prefix, why };
 }
 
 /**
@@ -105,7 +137,7 @@ function linkTarget(p: string, boundary: string, w: Walk): string | undefined {
   return undefined;
 }
 
-function walkPackage(start: string, startReal: string, boundary: string, w: Walk, root = start): void {
+function walkPackage(start: string, startReal: string, boundary: string, w: Walk, root = start, prefix = ''): void {
   const stack: [string, string][] = [[start, startReal]];
   while (stack.length) {
     const [dir, real] = stack.pop()!;
@@ -139,7 +171,7 @@ function walkPackage(start: string, startReal: string, boundary: string, w: Walk
         continue;
       }
       const rel = relative(root, p).split(sep).join('/');
-      const module = moduleOf(rel, lang);
+      const module = moduleOf(rel, lang, prefix);
       if (importable(p, module, lang, w)) w.out.push({ path: p, rel, module, lang, root });
     }
   }
@@ -199,9 +231,10 @@ function insideLexically(root: string, lib: string): boolean {
   return !isAbsolute(lib) && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-function walkLakePackage(root: string, rootReal: string, boundary: string, w: Walk): void {
-  const libs = lakeLibraries(root, w.warnings);
-  if (!libs) return walkPackage(root, rootReal, boundary, w);
+/** `prefix`: the module path of `root` when it is a directory inside a package (moduleRootOf), else ''. */
+function walkLakePackage(root: string, rootReal: string, boundary: string, w: Walk, prefix = ''): void {
+  const libs = prefix ? undefined : lakeLibraries(root, w.warnings);
+  if (!libs) return walkPackage(root, rootReal, boundary, w, root, prefix);
   for (const lib of libs) {
     if (!insideLexically(root, lib)) {
       w.warnings.push(`${root}: lean_lib ${JSON.stringify(lib)} leaves the package root; skipped`);
@@ -307,6 +340,8 @@ export interface Discovered {
   skipped: string[];
   /** Links not followed: their target leaves the source root being walked. */
   links: string[];
+  /** For each source directory whose module names count from a directory above it (moduleRootOf): that directory, and why. */
+  moduleRoots: { input: string; root: string; prefix: string; why: string }[];
 }
 
 /**
@@ -333,6 +368,7 @@ export function packageLinkRefused(pkgReal: string, projectReal: string): string
  */
 export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): Discovered {
   const w: Walk = { out: [], seen: new Set(), warnings: [], skip: [], links: [], followLinks: opts.followLinks === true };
+  const moduleRoots: Discovered['moduleRoots'] = [];
   for (const input of inputs) {
     if (!existsSync(input)) {
       w.warnings.push(`${input}: no such file or directory`);
@@ -364,8 +400,18 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): D
       }
     }
     const real = realOrUndefined(input);
-    if (real === undefined) w.warnings.push(`${input}: cannot resolve its path`);
-    else walkLakePackage(input, real, real, w);
+    if (real === undefined) {
+      w.warnings.push(`${input}: cannot resolve its path`);
+      continue;
+    }
+    // a directory inside a package: module names as Lean gives them, from the package root
+    let above = moduleRootOf(input);
+    if (above && leanModuleSyntax(above.prefix) === undefined) {
+      w.warnings.push(`${input}: its module path ${JSON.stringify(above.prefix)} under ${above.root} cannot be written in an import; module names counted from ${input}`);
+      above = undefined;
+    }
+    if (above) moduleRoots.push({ input, ...above });
+    walkLakePackage(input, real, real, w, above?.prefix ?? '');
   }
-  return { files: w.out, warnings: w.warnings, skipped: w.skip, links: w.links };
+  return { files: w.out, warnings: w.warnings, skipped: w.skip, links: w.links, moduleRoots };
 }

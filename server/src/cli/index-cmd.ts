@@ -83,6 +83,8 @@ async function indexInto(argv: string[], made: { dir?: string }): Promise<number
     progress.stop();
     events?.send({ event: 'done', files: s.files, declarations: s.declarations, dense: !!s.manifest.encoder, seconds: s.seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
     for (const w of s.warnings) if (values.verbose || w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
+    // a directory inside a package: its modules are named from the package root, as Lean names them
+    for (const r of s.moduleRoots ?? []) process.stderr.write(`module names of ${r.input} counted from ${r.root} (${r.why}): ${r.prefix}.…\n`);
     process.stderr.write(
       `indexed ${s.files} files: ${s.declarations} declarations, ${s.manifest.stats.skippedFiles} files skipped (binary, over 4 MiB, not regular files, a module name no import can write, or over a worker's memory limit), ` +
         `${s.warnings.length} warnings${s.warnings.length && !values.verbose ? ' (--verbose lists them)' : ''}, ` +

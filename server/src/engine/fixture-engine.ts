@@ -35,6 +35,7 @@ function infoOf(r: Partial<PremiseRecord> & { name: string; uses?: number }): Pr
     goal: r.goal ?? '',
     doc: r.doc,
     refs: [],
+    ...(r.unexposed ? { unexposed: true as const } : {}),
   };
   return toInfo(full, r.uses ?? 0);
 }

@@ -7,16 +7,23 @@
  *   GET  /indexed-premises  → [name]   (a premise's index is its position here)
  *   GET  /indexed-modules   → [module]
  *   GET  /max-new-premises  → number
- *   POST /retrieve {state, local_premises?: [index], new_premises?: [{name, decl}], k?,
- *                   imported_modules?, imported_all_modules?, slot?|tactic?, llm?,
+ *   POST /retrieve {state, local_premises?: [index | name], new_premises?: [{name, decl}], k?,
+ *                   imported_modules?, caller_in_module_system?, imported_all_modules?, slot?|tactic?, llm?,
  *                   in?: [module prefix], ns?: [namespace], kinds?: [kind], deprecated?, pattern?} → [{name, score}]
+ * LeanHammer's client sends every field of its own on every call (docs/http-api.md has its
+ * body); every list is read as its reference server (hanwenzhu/lean-premise-server
+ * `app/retrieve.py`) reads it: positions past the list and unknown names are ignored, and
+ * `k` above MAX_K is answered with MAX_K (test/cli/http.test.ts sends the client's body).
  * `local_premises` (when given) limits the answer to those indexed premises plus
  * the new ones; `imported_modules` (names or positions in /indexed-modules; when
- * a non-empty list, and `imported_all_modules` is not true) to premises of those
+ * a non-empty list, and `imported_all_modules` is not the older `true`) to premises of those
  * modules and of what they import, through the index's recorded module imports
  * (a premise of a module the index has no imports for, as in an index built
  * before they were recorded, is kept; so are the new ones); with both, a premise
- * either allows is kept (two scopes, as LeanHammer's server reads them); `slot` (or `tactic`, premise-lsp's own addition) names the tactic
+ * either allows is kept (two scopes, as LeanHammer's server reads them);
+ * `caller_in_module_system: true` also leaves out the definitions whose bodies their
+ * module-system file hides, unless their module is in `imported_all_modules` (`visible`);
+ * `slot` (or `tactic`, premise-lsp's own addition) names the tactic
  * whose argument is wanted (`rw`, `simp`, `exact`, `apply`…); `in`, `ns`, `kinds`
  * and `deprecated` restrict the answer (scope filters, also as `in:`… terms in
  * `state`), `pattern: true` reads `state` as a Loogle-style pattern (recognised
@@ -124,7 +131,15 @@ function scopeOf(b: Record<string, unknown>): ScopeFilter | undefined {
   return Object.keys(scope).length ? scope : undefined;
 }
 
-const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
+/** `local_premises`: positions in /indexed-premises or names (LeanHammer's server takes either); what names nothing is ignored. */
+const isIndexList = (v: unknown): v is (number | string)[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) || typeof x === 'string');
+/**
+ * Most entries of `local_premises`: 4 times the index's premises (at least 65,536). A
+ * client relays at most each indexed premise once by position, but a list of names may
+ * hold constants the index does not have (ignored, as LeanHammer's server ignores them:
+ * an environment holds auxiliary and generated constants no index keeps).
+ */
+const maxLocalPremises = (indexSize: number) => Math.max(65_536, 4 * indexSize);
 /** Most indices the allowed set of `local_premises` takes in one turn before giving other callers theirs. */
 const SET_SLICE = 64 * 1024;
 const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
@@ -132,8 +147,12 @@ const isPremiseList = (v: unknown): v is { name: string; decl: string }[] =>
 /** Most entries of `imported_modules` (Mathlib has about 8,000 modules). */
 const MAX_MODULES = 100_000;
 const isModuleList = (v: unknown): v is (string | number)[] =>
-  Array.isArray(v) && v.length <= MAX_MODULES && v.every((x) => typeof x === 'string' || (Number.isInteger(x) && x >= 0));
-const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_K;
+  Array.isArray(v) && v.length <= MAX_MODULES && v.every((x) => typeof x === 'string' || Number.isInteger(x));
+/** `k`: at least 1; more than MAX_K is answered with MAX_K (LeanHammer's server takes up to 1,024). */
+const isK = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+/** `imported_all_modules`: LeanHammer's list of modules imported with `import all`, or premise-lsp's older `true`/`false`. */
+const isAllModules = (v: unknown): v is boolean | (string | number)[] => isBool(v) || isModuleList(v);
 
 export class LeanHammerApi implements RouteSet {
   /** Records of new premises by name and decl: a pure function of both, so shared safely between callers. */
@@ -200,15 +219,16 @@ export class LeanHammerApi implements RouteSet {
     const state = field(b, 'state', (v): v is string => typeof v === 'string' && v.trim().length > 0, 'a non-empty string');
     if (state === undefined) throw new BadRequest('state is required (the goal, as Lean prints it)');
     if (state.length > MAX_STATE_CHARS) throw new BadRequest(`state has ${state.length} characters, more than the ${MAX_STATE_CHARS} allowed`);
-    const k = field(b, 'k', isK, `an integer from 1 to ${MAX_K}`) ?? DEFAULT_K;
-    // bounded by the index's size before any entry is looked at: a list of millions (within the body
+    const k = Math.min(MAX_K, field(b, 'k', isK, `a positive integer (at most ${MAX_K} are answered)`) ?? DEFAULT_K);
+    // bounded by the index's size (maxLocalPremises) before any entry is looked at: a list of millions (within the body
     // limit) would otherwise be checked and turned into names in one long synchronous step
     const localRaw = b.local_premises;
-    if (Array.isArray(localRaw) && localRaw.length > this.engine.indexedNames().length) {
+    const maxLocal = maxLocalPremises(this.engine.indexedNames().length);
+    if (Array.isArray(localRaw) && localRaw.length > maxLocal) {
       const size = this.engine.indexedNames().length;
-      throw new BadRequest(`local_premises has ${localRaw.length} entries, more than the index's ${size} premises (/indexed-premises)`);
+      throw new BadRequest(`local_premises has ${localRaw.length} entries, more than the ${maxLocal} allowed (4 times the index's ${size} premises, /indexed-premises)`);
     }
-    const local = field(b, 'local_premises', isIndexList, 'a list of premise indices (positions in /indexed-premises)');
+    const local = field(b, 'local_premises', isIndexList, 'a list of premise indices (positions in /indexed-premises) or names');
     const fresh = field(b, 'new_premises', isPremiseList, 'a list of {name, decl}') ?? [];
     if (fresh.length > this.opts.maxNewPremises) {
       throw new BadRequest(`new_premises has ${fresh.length} entries, more than /max-new-premises (${this.opts.maxNewPremises})`);
@@ -234,17 +254,22 @@ export class LeanHammerApi implements RouteSet {
     const slot = field(b, slotKey, isTactic, 'a tactic name such as "rw"');
     // the list the CLI's --slot checks against (engine/slot.ts): an unknown tactic would rank as if none were given
     if (slot !== undefined && !slotOf(slot)) throw new BadRequest(`${slotKey} ${JSON.stringify(slot)} is not a tactic with a premise slot; one of: ${slotChoices()}`);
-    const importedList = this.moduleNames(field(b, 'imported_modules', isModuleList, `a list of at most ${MAX_MODULES} module names or indices (positions in /indexed-modules)`));
-    const importedAll = field(b, 'imported_all_modules', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? false;
+    const moduleList = `a list of at most ${MAX_MODULES} module names or indices (positions in /indexed-modules)`;
+    const importedList = this.moduleNames(field(b, 'imported_modules', isModuleList, moduleList));
+    const importedAll = field(b, 'imported_all_modules', isAllModules, `${moduleList}, or true or false`);
+    const inModuleSystem = field(b, 'caller_in_module_system', isBool, 'true or false') ?? false;
     // the new premises are the caller's own: never left out
     const freshNames = new Set(fresh.map((p) => p.name));
     const byImports =
-      importedList?.length && !importedAll
+      importedList?.length && importedAll !== true
         ? importableNames(importScope(this.engine.moduleImports(), importedList), (name) => (freshNames.has(name) ? undefined : this.engine.lookup(name)?.module))
         : undefined;
     const byLocal = local ? await this.allowedSet(local, fresh) : undefined;
     // two scopes, as LeanHammer's own server reads them: what the imported modules declare, and the local premises
-    const only = byLocal && byImports ? { has: (name: string) => byLocal.has(name) || byImports.has(name) } : (byLocal ?? byImports);
+    const scoped = byLocal && byImports ? { has: (name: string) => byLocal.has(name) || byImports.has(name) } : (byLocal ?? byImports);
+    // a caller in the module system sees a definition of a module-system file only when its body is
+    // exposed, or when it imports that module with `import all` (LeanHammer's server reads the list then only)
+    const only = inModuleSystem ? this.visible(scoped, new Set(this.moduleNames(Array.isArray(importedAll) ? importedAll : [])), freshNames) : scoped;
     const extra = await this.readRecords(fresh);
     const useLlm = field(b, 'llm', (v): v is boolean => typeof v === 'boolean', 'true or false') ?? true;
     const scope = scopeOf(b);
@@ -265,15 +290,41 @@ export class LeanHammerApi implements RouteSet {
     }
   }
 
-  /** `imported_modules` as names: an entry may be a name or a position in /indexed-modules (LeanHammer sends either). */
+  /**
+   * A module list as names: an entry may be a name (`Mathlib.Order.Basic`, or as a path,
+   * `Mathlib/Order/Basic.lean`) or a position in /indexed-modules (LeanHammer sends either).
+   * A position outside the list is ignored, as LeanHammer's server ignores it (an unknown
+   * name matches no module).
+   */
+  private moduleNames(list: (string | number)[]): string[];
+  private moduleNames(list: (string | number)[] | undefined): string[] | undefined;
   private moduleNames(list: (string | number)[] | undefined): string[] | undefined {
     if (!list) return undefined;
     const modules = list.some((x) => typeof x === 'number') ? this.engine.indexedModules() : [];
-    return list.map((x) => {
-      if (typeof x === 'string') return x;
-      if (x >= modules.length) throw new BadRequest(`imported_modules has index ${x}, but the index has ${modules.length} modules (/indexed-modules)`);
-      return modules[x]!;
-    });
+    const out: string[] = [];
+    for (const x of list) {
+      if (typeof x === 'string') out.push(x.replace(/\.lean$/, '').split('/').join('.'));
+      else if (x >= 0 && x < modules.length) out.push(modules[x]!);
+    }
+    return out;
+  }
+
+  /**
+   * LeanHammer's module-system visibility, for a caller inside the module system: every
+   * premise `scoped` allows (all, without a scope) except a definition whose body its
+   * module-system file does not expose (`unexposed`, recorded by the extractor) and whose
+   * module the caller does not import with `import all`. Theorems, premises of files
+   * outside the module system and the caller's new premises are always visible.
+   */
+  private visible(scoped: { has(name: string): boolean } | undefined, importAll: ReadonlySet<string>, fresh: ReadonlySet<string>): { has(name: string): boolean } {
+    return {
+      has: (name) => {
+        if (scoped && !scoped.has(name)) return false;
+        if (fresh.has(name)) return true;
+        const p = this.engine.lookup(name);
+        return !p?.unexposed || importAll.has(p.module);
+      },
+    };
   }
 
   /** The new premises as records, read in slices that give other callers a turn. */
@@ -298,18 +349,26 @@ export class LeanHammerApi implements RouteSet {
   }
 
   /** The names `local_premises` allows (at most the index's size of them), built in slices that give other callers a turn. */
-  private async allowedSet(local: number[], fresh: { name: string }[]): Promise<{ has(name: string): boolean }> {
+  private async allowedSet(local: (number | string)[], fresh: { name: string }[]): Promise<{ has(name: string): boolean }> {
     const names = this.engine.indexedNames();
-    const bad = local.find((i) => i >= names.length);
-    if (bad !== undefined) throw new BadRequest(`local_premises has index ${bad}, but the index has ${names.length} premises`);
-    const key = createHash('sha1').update(Uint32Array.from(local)).digest('hex');
+    // a position outside /indexed-premises and a name the index does not have are ignored, as
+    // LeanHammer's server ignores them (the client's list is of what it imports, indexed or not)
+    const numeric = local.every((x) => typeof x === 'number');
+    const key = createHash('sha1')
+      .update(numeric ? 'n' : 'j')
+      .update(numeric ? new Uint8Array(Float64Array.from(local as number[]).buffer) : JSON.stringify(local))
+      .digest('hex');
     let indexed = this.allowed?.key === key ? this.allowed.names : undefined;
     if (!indexed) {
       indexed = new Set<string>();
       for (let at = 0; at < local.length; at += SET_SLICE) {
         if (at) await nextTurn();
         const end = Math.min(local.length, at + SET_SLICE);
-        for (let i = at; i < end; i++) indexed.add(names[local[i]!]!);
+        for (let i = at; i < end; i++) {
+          const x = local[i]!;
+          if (typeof x === 'string') indexed.add(x);
+          else if (x >= 0 && x < names.length) indexed.add(names[x]!);
+        }
       }
       this.allowed = { key, names: indexed };
     }

@@ -5,7 +5,7 @@
  *   POST /search {query: [str] | str, num_results?: n | "n"} →
  *     [[{result: {name: [components], module_name: [components], kind, type, signature,
  *                 docstring, informal_name, informal_description}, distance}] per query]
- * `num_results` (1 to 50, default 6, LeanSearchClient's) may be a string of digits
+ * `num_results` (default 6, LeanSearchClient's; more than 50 answered with 50) may be a string of digits
  * (lean-lsp-mcp sends it so). `type` is the statement as Loogle prints it (binders and
  * conclusion, hit-fields.ts), `signature` the declaration's header as written,
  * `informal_name` the name read as words, `informal_description` the premise's
@@ -20,7 +20,7 @@ import { nameComponents, oneLine, signatureOf } from './hit-fields.js';
 import type { SearchApiOptions } from './loogle.js';
 import { jsonError, type ApiResponse, type RouteSet } from './routes.js';
 
-/** Most results per query (LeanSearch's own bound). */
+/** Most results per query (LeanSearch's own bound): a larger `num_results` gets this many. */
 export const LEANSEARCH_MAX_RESULTS = 50;
 export const LEANSEARCH_DEFAULT_RESULTS = 6;
 /** Most queries in one request. */
@@ -31,10 +31,11 @@ class BadRequest extends Error {}
 function numResults(v: unknown): number {
   if (v === undefined || v === null) return LEANSEARCH_DEFAULT_RESULTS;
   const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > LEANSEARCH_MAX_RESULTS) {
-    throw new BadRequest(`num_results must be an integer from 1 to ${LEANSEARCH_MAX_RESULTS} (a number or a string of digits), got ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || (n as number) < 1) {
+    throw new BadRequest(`num_results must be a positive integer (a number or a string of digits; at most ${LEANSEARCH_MAX_RESULTS} are answered), got ${JSON.stringify(v)}`);
   }
-  return n as number;
+  // more than the bound is answered with the bound, never refused (issue 35)
+  return Math.min(n as number, LEANSEARCH_MAX_RESULTS);
 }
 
 function queries(v: unknown): string[] {

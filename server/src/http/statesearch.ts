@@ -6,7 +6,7 @@
  *   GET /api/search?query=<goal as Lean prints it>&results=n&rev=<v4.x.y> →
  *     [{name, formal_type, module, rev}]
  * and its errors, 400 `{error, schema: {description}}`: a missing parameter, a
- * `query` with no `⊢`, `results` not a number (or not from 1 to 100). Any `rev` is
+ * `query` with no `⊢`, `results` not a number (or below 1; above 100 is answered with 100). Any `rev` is
  * taken (the index is one version) and echoed back. `formal_type` is the
  * statement as Loogle prints it (hit-fields.ts). Transport-free.
  */
@@ -16,7 +16,7 @@ import { signatureOf } from './hit-fields.js';
 import type { SearchApiOptions } from './loogle.js';
 import type { ApiResponse, RouteSet } from './routes.js';
 
-/** Most results one request may ask for. */
+/** Most results one answer holds: a larger `results` gets this many. */
 export const STATESEARCH_MAX_RESULTS = 100;
 
 const invalid = (description: string, error = 'Invalid parameter value'): ApiResponse => ({ status: 400, body: { error, schema: { description } } });
@@ -52,8 +52,9 @@ export class StateSearchApi implements RouteSet {
     if (query.length > MAX_QUERY_CHARS) return invalid(`The 'query' parameter has ${query.length} characters, more than the ${MAX_QUERY_CHARS} allowed`);
     const n = Number.parseInt(results, 10);
     if (Number.isNaN(n)) return invalid("The 'results' parameter must be a valid number");
-    if (n < 1 || n > STATESEARCH_MAX_RESULTS) return invalid(`The 'results' parameter must be a number from 1 to ${STATESEARCH_MAX_RESULTS}`);
-    const hits = await this.engine.search(withNotation(query), { k: n, lang: 'lean', rerank: this.opts.rerank, mode: this.opts.mode });
+    if (n < 1) return invalid(`The 'results' parameter must be a positive number (at most ${STATESEARCH_MAX_RESULTS} are answered)`);
+    // more than the bound is answered with the bound, never refused (issue 35)
+    const hits = await this.engine.search(withNotation(query), { k: Math.min(n, STATESEARCH_MAX_RESULTS), lang: 'lean', rerank: this.opts.rerank, mode: this.opts.mode });
     return { status: 200, body: hits.map((h) => ({ name: h.name, formal_type: signatureOf(h), module: h.module, rev })) };
   }
 }

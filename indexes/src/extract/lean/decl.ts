@@ -29,6 +29,9 @@ export const DECL_KW: Record<string, DeclKind> = {
   irreducible_def: 'def',
 };
 
+/** Kinds whose body Lean's module system hides unless exposed (`abbrev`s are always exposed; a theorem's proof never matters). */
+const BODY_HIDDEN = new Set<DeclKind>(['def', 'instance']);
+
 export function decl(f: LeanFile, s: number, kwIdx: number, e: number, pending: Prefix | null): void {
   const toks = f.toks;
   const { doc, attrs } = modifiers(toks, s, kwIdx);
@@ -94,6 +97,13 @@ export function decl(f: LeanFile, s: number, kwIdx: number, e: number, pending: 
   if (structLike) for (const m of structMembers(f, main, h, e)) members.push(m);
   if (inductiveLike) for (const m of ctorMembers(f, main, h, e)) members.push(m);
   const protos = [main, ...members, ...attrGenerated(f, main, attrs, structLike, h.term, e)];
-  for (const p of protos) f.decls.push(toRecord(f, p, scope, false));
-  for (const d of additiveTwins(f, main, members, attrs, scope)) f.decls.push(d);
+  const twins = additiveTwins(f, main, members, attrs, scope);
+  const records = protos.map((p) => toRecord(f, p, scope, false));
+  // Lean's module system: a definition's body is hidden unless exposed (`@[expose]`, here or on its section)
+  if (f.moduleSystem && BODY_HIDDEN.has(kind) && !attrNames.includes('expose') && !f.scopes.exposed()) {
+    // the declaration and its `@[to_additive]` twin (a generated member has no body of its own)
+    for (const d of [records[0]!, ...twins]) if (BODY_HIDDEN.has(d.kind)) d.unexposed = true;
+  }
+  for (const d of records) f.decls.push(d);
+  for (const d of twins) f.decls.push(d);
 }

@@ -17,6 +17,7 @@ import { DECL_KW, decl } from './decl.js';
 import { aliasCommand, exportCommand } from './aliases.js';
 import { attributeCommand } from './generated.js';
 import { LeanFile } from './state.js';
+import { modifiers } from './header.js';
 
 const PREFIXABLE = new Set(['open', 'set_option', 'variable', 'include', 'omit', 'attribute', 'unseal', 'seal']);
 
@@ -69,7 +70,7 @@ class Extractor {
     } else if (v === 'section') {
       const n = toks[j + 1];
       const name = j + 1 < e && n.k === T.Id && !n.nl ? n.v : '';
-      f.scopes.push('sec', name);
+      f.scopes.push('sec', name, modifiers(toks, s, j).attrs.some((a) => a.name === 'expose'));
     } else if (v === 'mutual') {
       f.scopes.push('mutual', '');
     } else if (v === 'end') {
@@ -111,7 +112,9 @@ export function extractLean(text: string, file: string, module: string): FileExt
   try {
     if (typeof text !== 'string') return { decls: [], warnings: [`${file}: input is not text`] };
     const { toks, lineStarts, warnings } = lex(text, file);
-    f = new LeanFile(toks, lineStarts, file, module);
+    // Lean's module system: the file's first command is `module`
+    const first = toks.find((t) => t.k !== T.Doc);
+    f = new LeanFile(toks, lineStarts, file, module, first?.k === T.Id && first.v === 'module');
     f.warnings.push(...warnings);
     new Extractor(f).run();
     f.finish();

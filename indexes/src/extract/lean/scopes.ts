@@ -13,6 +13,8 @@ export interface Frame {
   opens: string[];
   vars: Binder[];
   includes: string[];
+  /** `@[expose] section`: the definitions in it expose their bodies (Lean's module system). */
+  expose?: boolean;
 }
 
 /** What a scope command before `in` adds for the command after it. */
@@ -70,13 +72,18 @@ export class Scopes {
     this.warn(`more than ${what === 'frames' ? `${MAX_FRAMES} nested namespaces/sections` : `${MAX_IN_FORCE} ${what} in force`}: the rest are ignored`);
   }
 
-  push(kind: Frame['kind'], name: string): void {
+  push(kind: Frame['kind'], name: string, expose = false): void {
     if (this.frames.length > MAX_FRAMES) {
       this.overflow++;
       this.pastLimit('frames');
       return;
     }
-    this.frames.push({ kind, name, opens: [], vars: [], includes: [] });
+    this.frames.push({ kind, name, opens: [], vars: [], includes: [], ...(expose ? { expose } : {}) });
+  }
+
+  /** Is an `@[expose] section` open? */
+  exposed(): boolean {
+    return this.frames.some((f) => f.expose);
   }
 
   top(): Frame {

@@ -19,6 +19,8 @@ export class LeanFile {
     readonly lineStarts: number[],
     readonly file: string,
     readonly module: string,
+    /** The file is in Lean's module system (its header starts with `module`). */
+    readonly moduleSystem = false,
   ) {}
 
   /** Where the first hand-written declaration of each name is in `decls`, and every name in it (caught up on lookup: `decls` only grows). */
