@@ -24,7 +24,7 @@ export interface ServeArgs {
   initializeTimeoutMs?: number;
   /**
    * `--project-commands`: advertise the commands under names of this project's own
-   * (`premise-lsp.search.<id>`, capabilities.ts `commandNames`), for an editor that
+   * (`premise-lsp.search.<id>`, capabilities.ts `withCommandSuffix`), for an editor that
    * refuses a command name two of its servers advertise (VS Code; the shim passes it).
    */
   projectCommands?: boolean;

@@ -10,45 +10,47 @@ import { createHash } from 'node:crypto';
 import type { Flavor } from '../upstream/command.js';
 
 export const COMMANDS = { search: 'premise-lsp.search', insert: 'premise-lsp.insert' } as const;
-type Command = (typeof COMMANDS)[keyof typeof COMMANDS];
-
-/**
- * The suffix of a project's command names: 8 hex digits of the SHA-256 of its root.
- * VS Code refuses a command name already registered, and its Lean extension runs one
- * language server per project in one window, so each advertises names of its own
- * (`premise-lsp.search.1a2b3c4d`); `--project-commands` (the shim's) turns it on.
- * Test: test/protocol/vscode-shim.test.ts ("two Lake projects in one window").
- */
-export function projectCommandSuffix(root: string): string {
-  return createHash('sha256').update(root, 'utf8').digest('hex').slice(0, 8);
-}
-
-/** The command names a session advertises: the plain ones, or each with the project's suffix. */
-export function commandNames(suffix?: string): string[] {
-  return Object.values(COMMANDS).map((c) => (suffix ? `${c}.${suffix}` : c));
-}
-
-/** The command a name stands for: a plain name, or one with this session's suffix; undefined for any other. */
-export function ourCommand(name: unknown, suffix?: string): Command | undefined {
-  for (const c of Object.values(COMMANDS)) if (name === c || (suffix && name === `${c}.${suffix}`)) return c;
-  return undefined;
-}
 export const TRIGGER_CHARACTERS = ['[', ' ', ','];
 export const CODE_ACTION_KIND = 'quickfix';
 
 /** Positions are UTF-16 code units, whatever the editor offers (see `utf16Only` in lifecycle.ts). */
 export const POSITION_ENCODING = 'utf-16';
 
+/**
+ * The suffix of a project's command names: 8 hex digits of the SHA-256 of its root.
+ * VS Code refuses a command name already registered, and its Lean extension runs one
+ * language server per project in one window, so each advertises names of its own
+ * (`premise-lsp.search.1a2b3c4d`); `--project-commands` (the shims') turns it on.
+ * Test: test/protocol/vscode-shim.test.ts ("two Lake projects in one window").
+ */
+export function projectCommandSuffix(root: string): string {
+  return createHash('sha256').update(root, 'utf8').digest('hex').slice(0, 8);
+}
+
+/** The command a name stands for: a plain name, or one with this session's suffix; undefined for any other. */
+export function ourCommand(name: unknown, suffix?: string): string | undefined {
+  for (const c of Object.values(COMMANDS) as string[]) if (name === c || (suffix && name === `${c}.${suffix}`)) return c;
+  return undefined;
+}
+
+/** Capabilities with our commands named with this project's suffix; as they are without one. */
+export function withCommandSuffix(caps: Caps, suffix: string | undefined): Caps {
+  const ex = obj(caps.executeCommandProvider);
+  if (!suffix || !ex || !Array.isArray(ex.commands)) return caps;
+  const plain = Object.values(COMMANDS) as unknown[];
+  return { ...caps, executeCommandProvider: { ...ex, commands: ex.commands.map((c) => (plain.includes(c) ? `${c}.${suffix}` : c)) } };
+}
+
 type Caps = Record<string, unknown>;
 
-export function ownCapabilities(commands: string[] = commandNames()): Caps {
+export function ownCapabilities(): Caps {
   return {
     positionEncoding: POSITION_ENCODING,
     textDocumentSync: { openClose: true, change: 2 },
     completionProvider: { triggerCharacters: [...TRIGGER_CHARACTERS], resolveProvider: true },
     codeActionProvider: { codeActionKinds: [CODE_ACTION_KIND], resolveProvider: true },
     hoverProvider: true,
-    executeCommandProvider: { commands },
+    executeCommandProvider: { commands: [COMMANDS.search, COMMANDS.insert] },
   };
 }
 
@@ -62,7 +64,7 @@ function union(a: unknown, b: string[]): string[] {
 }
 
 /** The upstream's capabilities with ours added; everything else is left as it was. */
-export function mergeCapabilities(upstream: unknown, commands: string[] = commandNames()): Caps {
+export function mergeCapabilities(upstream: unknown): Caps {
   const up = { ...(obj(upstream) ?? {}) };
   up.positionEncoding = POSITION_ENCODING;
   if (up.textDocumentSync === undefined) up.textDocumentSync = { openClose: true, change: 2 };
@@ -82,7 +84,7 @@ export function mergeCapabilities(upstream: unknown, commands: string[] = comman
   if (!up.hoverProvider) up.hoverProvider = true;
 
   const ex = obj(up.executeCommandProvider) ?? {};
-  up.executeCommandProvider = { ...ex, commands: union(ex.commands, commands) };
+  up.executeCommandProvider = { ...ex, commands: union(ex.commands, [COMMANDS.search, COMMANDS.insert]) };
   return up;
 }
 

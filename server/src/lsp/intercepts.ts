@@ -6,7 +6,7 @@
  * false leaves the request to plain forwarding.
  */
 import { ErrorCodes, RpcError, success, type RequestMessage } from '../jsonrpc/messages.js';
-import { commandNames, COMMANDS, ourCommand } from './capabilities.js';
+import { COMMANDS, ourCommand } from './capabilities.js';
 import { isOurAction, mergeCodeActions, premiseCodeActions } from './features/code-actions.js';
 import { insertCommand, searchCommand } from './features/commands.js';
 import { isOurItem, mergeCompletions, premiseCompletions, resolveItem, type CompletionParamsLike } from './features/completion.js';
@@ -105,15 +105,15 @@ export class Intercepts {
   }
 
   executeCommand(msg: RequestMessage): boolean {
-    const p = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
-    // the plain name, or this project's (`--project-commands`)
-    const command = ourCommand(p.command, this.s.commandSuffix);
-    const ours = commandNames(this.s.commandSuffix);
+    const given = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
+    // this project's command names (`--project-commands`) stand for the plain ones
+    const p = { ...given, command: ourCommand(given.command, this.s.commandSuffix) ?? given.command };
+    const ours = Object.values(COMMANDS) as unknown[];
     // someone else's command goes to the upstream that advertises it (a stopped one fails it naming why); with none, it is named in the refusal
-    if (!command && (this.r.upstreamTakes(msg.method, msg.params) || this.r.upstreamStopped)) return false;
+    if (!ours.includes(p.command) && (this.r.upstreamTakes(msg.method, msg.params) || this.r.upstreamStopped)) return false;
     this.r.runLocal(msg.id, () => {
-      if (command === COMMANDS.search) return searchCommand(this.s, p.arguments);
-      if (command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);
+      if (p.command === COMMANDS.search) return searchCommand(this.s, p.arguments);
+      if (p.command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);
       const why = this.r.hasUpstream ? 'the upstream server does not advertise it' : 'no upstream server';
       throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp: unknown command ${JSON.stringify(p.command)} (${why}; premise-lsp provides ${ours.join(', ')})`);
     });

@@ -5,7 +5,7 @@
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
 import { ErrorCodes, success, type Id, type RequestMessage } from '../jsonrpc/messages.js';
-import { commandNames, mergeCapabilities, ownCapabilities, POSITION_ENCODING, projectCommandSuffix } from './capabilities.js';
+import { mergeCapabilities, ownCapabilities, POSITION_ENCODING, projectCommandSuffix, withCommandSuffix } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, initializeWaitMs, SECTION, sectionOf } from './config.js';
 import type { LoadRequest } from './engine-host.js';
@@ -89,7 +89,7 @@ export class Lifecycle {
     this.load();
 
     if (!this.r.link) {
-      this.r.replyNow(msg.id, { capabilities: ownCapabilities(commandNames(s.commandSuffix)), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+      this.r.replyNow(msg.id, { capabilities: withCommandSuffix(ownCapabilities(), s.commandSuffix), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
       this.afterInitialize();
       return;
     }
@@ -107,7 +107,7 @@ export class Lifecycle {
     s.upstreamCaps = (result.capabilities ?? {}) as Record<string, unknown>;
     s.learnFlavor(result);
     setImmediate(() => this.afterInitialize());
-    return { ...result, capabilities: mergeCapabilities(result.capabilities, commandNames(s.commandSuffix)) };
+    return { ...result, capabilities: withCommandSuffix(mergeCapabilities(result.capabilities), s.commandSuffix) };
   }
 
   /**
@@ -161,7 +161,7 @@ export class Lifecycle {
 
   private standaloneInitialize(msg: RequestMessage): void {
     this.r.session.setUpstream(undefined, 'generic');
-    this.r.replyNow(msg.id, { capabilities: ownCapabilities(commandNames(this.r.session.commandSuffix)), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+    this.r.replyNow(msg.id, { capabilities: withCommandSuffix(ownCapabilities(), this.r.session.commandSuffix), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
     this.afterInitialize();
   }
 

@@ -28,7 +28,7 @@ export class Session implements FeatureContext {
   shutdownRequested = false;
   /** Commands advertised under this project's own names (`--project-commands`). */
   projectCommands = false;
-  /** The suffix of this session's command names, fixed at initialize (capabilities.ts `commandNames`); none: the plain names. */
+  /** The suffix of this session's command names, fixed at initialize (capabilities.ts `projectCommandSuffix`, `withCommandSuffix`); none: the plain names. */
   commandSuffix: string | undefined;
   private goalProvider: GoalProvider = noGoals;
   private flavorValue: Flavor = 'generic';
