@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shQuote } from '../../server/src/cli/vscode-shim.js';
-import { projectCommandSuffix } from '../../server/src/lsp/capabilities.js';
+import { COMMANDS, projectCommandSuffix } from '../../server/src/lsp/capabilities.js';
 import { lakeFixture, WS_THEOREM } from '../unit/lake-project.js';
 import { Editor, FAKE_LEAN, requireBuild, searchNames, SERVE } from './harness.js';
 
@@ -79,6 +79,8 @@ function shimmed(cwd: string, tool: string, args: string[], env: Record<string, 
   editors.push(e);
   return e;
 }
+/** premise-lsp's commands as a server of the project at `root` names them. */
+const namesFor = (root: string) => Object.values(COMMANDS).map((c) => `${c}.${projectCommandSuffix(root)}`);
 const ourCommands = (init: any): string[] => (init.result.capabilities.executeCommandProvider?.commands ?? []).filter((c: string) => c.startsWith('premise-lsp.'));
 const recorded = () => readFileSync(argsFile, 'utf8').split('\n').slice(0, -1);
 /** Every call of the fake lean so far, each its arguments. */
@@ -198,8 +200,8 @@ describe('the lean shim', () => {
     e.notify('initialized', {});
     expect(init.result.serverInfo?.name).toBe('Lean 4 Server');
     expect(recordedLean()).toContainEqual([TOOLCHAIN, '--server']);
-    const suffix = projectCommandSuffix(folder);
-    expect(ourCommands(init)).toEqual([`premise-lsp.search.${suffix}`, `premise-lsp.insert.${suffix}`]);
+    expect(ourCommands(init)).toEqual(namesFor(folder));
+    expect(ourCommands(init)[0]).toMatch(/^premise-lsp\.search\.[0-9a-f]{8}$/);
     expect(await e.shutdown()).toBe(0);
   });
 
@@ -227,11 +229,11 @@ describe('two Lake projects in one window', () => {
       names.push(ourCommands(init));
     }
     // VS Code registers each server's commands: no name twice
-    expect(new Set(names.flat()).size).toBe(4);
+    expect(new Set(names.flat()).size).toBe(2 * Object.values(COMMANDS).length);
     for (const [i, { e, f, loaded }] of servers.entries()) {
-      expect(names[i]).toEqual([`premise-lsp.search.${projectCommandSuffix(f.root)}`, `premise-lsp.insert.${projectCommandSuffix(f.root)}`]);
+      expect(names[i]).toEqual(namesFor(f.root));
       await loaded;
-      const r = await e.request('workspace/executeCommand', { command: names[i]![0], arguments: [{ query: 'quux wibble', k: 5 }] });
+      const r = await e.request('workspace/executeCommand', { command: `premise-lsp.search.${projectCommandSuffix(f.root)}`, arguments: [{ query: 'quux wibble', k: 5 }] });
       expect(r.error).toBeUndefined();
       expect(r.result.results.map((h: { name: string }) => h.name)).toContain(WS_THEOREM);
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCapabilities, ownCapabilities, upstreamAdvertises } from '../../server/src/lsp/capabilities.js';
 import { utf16Only } from '../../server/src/lsp/lifecycle.js';
-import { ourCommand, projectCommandSuffix, withCommandSuffix } from '../../server/src/lsp/capabilities.js';
+import { COMMANDS, ourCommand, projectCommandSuffix, withCommandSuffix } from '../../server/src/lsp/capabilities.js';
 
 const lean = {
   textDocumentSync: { openClose: true, change: 2 },
@@ -71,8 +71,10 @@ describe('command names of a project of its own (--project-commands)', () => {
     expect(suffix).toMatch(/^[0-9a-f]{8}$/);
     expect(projectCommandSuffix('/home/me/other')).not.toBe(suffix);
     const caps = withCommandSuffix(mergeCapabilities({ ...lean, executeCommandProvider: { commands: ['lean.own'] } }), suffix);
-    expect(caps.executeCommandProvider).toEqual({ commands: ['lean.own', `premise-lsp.search.${suffix}`, `premise-lsp.insert.${suffix}`] });
-    expect(withCommandSuffix(ownCapabilities(), undefined).executeCommandProvider).toEqual({ commands: ['premise-lsp.search', 'premise-lsp.insert'] });
+    const plain = Object.values(COMMANDS) as string[];
+    expect(caps.executeCommandProvider).toEqual({ commands: ['lean.own', ...plain.map((c) => `${c}.${suffix}`)] });
+    expect(plain).toContain('premise-lsp.search');
+    expect(withCommandSuffix(ownCapabilities(), undefined).executeCommandProvider).toEqual({ commands: plain });
     expect(ourCommand(`premise-lsp.search.${suffix}`, suffix)).toBe('premise-lsp.search');
     expect(ourCommand('premise-lsp.insert', suffix)).toBe('premise-lsp.insert');
     expect(ourCommand('premise-lsp.search.00000000', suffix)).toBeUndefined();
