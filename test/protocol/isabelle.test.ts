@@ -90,6 +90,16 @@ describe('Isabelle', () => {
     expect(theirs.result).toEqual(r.result[1]);
   });
 
+  it('offers no premise in a comment or a cartouche, though `(simp add: ` is written there', async () => {
+    const { e, uri, text } = await start();
+    const edited = text.replace('  by simp\n', '  (* try by (simp add:  *)\n  text ‹or using  here›\n  by simp\n');
+    e.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    for (const needle of ['simp add: ', 'or using ']) {
+      const r = await e.request('textDocument/completion', { textDocument: { uri }, position: posOf(edited, needle, needle.length), context: { triggerKind: 2, triggerCharacter: ' ' } });
+      expect((r.result?.items ?? r.result ?? []).filter((i: any) => i?.data?.['premise-lsp'])).toEqual([]);
+    }
+  });
+
   it('inserts `by (simp add: …)` for equations and `by (rule …)` for rules', async () => {
     const { e, uri, text } = await start();
     const blank = text.replace('  by simp\n', '  \n').replace('  by auto\n', '  \n');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCapabilities, ownCapabilities, upstreamAdvertises } from '../../server/src/lsp/capabilities.js';
 import { utf16Only } from '../../server/src/lsp/lifecycle.js';
+import { COMMANDS, ourCommand, projectCommandSuffix, withCommandSuffix } from '../../server/src/lsp/capabilities.js';
 
 const lean = {
   textDocumentSync: { openClose: true, change: 2 },
@@ -61,5 +62,22 @@ describe('position encoding', () => {
     const offer = { rootUri: 'file:///p', capabilities: { general: { positionEncodings: ['utf-8', 'utf-16'], staleRequestSupport: { cancel: true } } } };
     expect(utf16Only(offer)).toEqual({ rootUri: 'file:///p', capabilities: { general: { positionEncodings: ['utf-16'], staleRequestSupport: { cancel: true } } } });
     expect(offer.capabilities.general.positionEncodings).toEqual(['utf-8', 'utf-16']);
+  });
+});
+
+describe('command names of a project of its own (--project-commands)', () => {
+  it('suffixes our commands alone, and reads either name back', () => {
+    const suffix = projectCommandSuffix('/home/me/proj');
+    expect(suffix).toMatch(/^[0-9a-f]{8}$/);
+    expect(projectCommandSuffix('/home/me/other')).not.toBe(suffix);
+    const caps = withCommandSuffix(mergeCapabilities({ ...lean, executeCommandProvider: { commands: ['lean.own'] } }), suffix);
+    const plain = Object.values(COMMANDS) as string[];
+    expect(caps.executeCommandProvider).toEqual({ commands: ['lean.own', ...plain.map((c) => `${c}.${suffix}`)] });
+    expect(plain).toContain('premise-lsp.search');
+    expect(withCommandSuffix(ownCapabilities(), undefined).executeCommandProvider).toEqual({ commands: plain });
+    expect(ourCommand(`premise-lsp.search.${suffix}`, suffix)).toBe('premise-lsp.search');
+    expect(ourCommand('premise-lsp.insert', suffix)).toBe('premise-lsp.insert');
+    expect(ourCommand('premise-lsp.search.00000000', suffix)).toBeUndefined();
+    expect(ourCommand('lean.own', suffix)).toBeUndefined();
   });
 });

@@ -6,8 +6,8 @@ const at = (text: string, flavor: 'lean' | 'isabelle' = 'lean') => cursorContext
 
 describe('premise slots', () => {
   it('detects Lean list tactics', () => {
-    expect(at('  rw [').slot).toEqual({ kind: 'list', tactic: 'rw' });
-    expect(at('  rw [← Nat.add_comm, ').slot).toEqual({ kind: 'list', tactic: 'rw' });
+    expect(at('  rw [').slot).toEqual({ kind: 'list', tactic: 'rw', start: true });
+    expect(at('  rw [← Nat.add_comm, ').slot).toEqual({ kind: 'list', tactic: 'rw', start: true });
     expect(at('  simp only [foo, Nat.ad')).toMatchObject({ prefix: 'Nat.ad', slot: { kind: 'list', tactic: 'simp' } });
     expect(at('  nth_rewrite 2 [').slot?.tactic).toBe('nth_rewrite');
     expect(at('  rw [foo] at h').slot).toBeUndefined();
@@ -15,24 +15,48 @@ describe('premise slots', () => {
   });
 
   it('detects Lean term positions', () => {
-    expect(at('  exact ').slot).toEqual({ kind: 'term', tactic: 'exact' });
-    expect(at('  apply Nat.le').slot).toEqual({ kind: 'term', tactic: 'apply' });
+    expect(at('  exact ').slot).toEqual({ kind: 'term', tactic: 'exact', start: true });
+    expect(at('  apply Nat.le').slot).toEqual({ kind: 'term', tactic: 'apply', start: true });
     expect(at('  simpa using ').slot?.tactic).toBe('using');
     expect(at('  rfl ').slot).toBeUndefined();
     expect(at('theorem foo (exact : Nat) ').slot).toBeUndefined();
   });
 
   it('detects Isabelle method arguments', () => {
-    expect(at('  by (simp add: ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'simp add:' });
-    expect(at('  apply (auto intro: foo ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'auto intro:' });
-    expect(at('  by (rule ', 'isabelle').slot).toEqual({ kind: 'term', tactic: 'rule' });
-    expect(at('  using ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'using' });
+    expect(at('  by (simp add: ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'simp add:', start: true });
+    expect(at('  apply (auto intro: foo ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'auto intro:', start: true });
+    expect(at('  by (rule ', 'isabelle').slot).toEqual({ kind: 'term', tactic: 'rule', start: true });
+    expect(at('  using ', 'isabelle').slot).toEqual({ kind: 'list', tactic: 'using', start: true });
     expect(at('  using foo by ', 'isabelle').slot).toBeUndefined();
     expect(at('  by simp ', 'isabelle').slot).toBeUndefined();
   });
 
   it('does not carry a slot across a blank line', () => {
     expect(at('  rw [\n\ntheorem x : ').slot).toBeUndefined();
+  });
+
+  it('says where a new premise begins: after the opener, a comma or an arrow, not after an argument', () => {
+    expect(at('  simp [foo ').slot).toEqual({ kind: 'list', tactic: 'simp', start: false });
+    expect(at('  rw [← ').slot?.start).toBe(true);
+    expect(at('  rw [<- ').slot?.start).toBe(true);
+    // an unclosed list on an earlier line, a term slot on this one
+    expect(at('  simp [foo\n  exact ').slot).toEqual({ kind: 'term', tactic: 'exact', start: true });
+  });
+
+  it('reads no slot in a comment or a string, and none through one', () => {
+    const outside = (c: ReturnType<typeof at>) => (c.slot === undefined ? c.region : 'a slot');
+    expect(outside(at('  simp [foo,\n  -- a note '))).toBe('comment');
+    expect(outside(at('  /- outer /- inner -/ rw ['))).toBe('comment');
+    expect(outside(at('/-- use exact '))).toBe('comment');
+    expect(outside(at('  have : "rw ['))).toBe('string');
+    // a comment line inside a list is not a blank line, and its `(` hides nothing
+    expect(at('  simp [foo, -- (see below)\n    ')).toMatchObject({ region: 'code', slot: { kind: 'list', tactic: 'simp', start: true } });
+    // a closed comment or string before the cursor: code again
+    expect(at('  /- note -/ rw [').slot).toEqual({ kind: 'list', tactic: 'rw', start: true });
+    expect(at('  have : "a" = "a" := by rw [').slot?.tactic).toBe('rw');
+    expect(at('  (* note *) by (simp add: ', 'isabelle').slot?.tactic).toBe('simp add:');
+    expect(outside(at('  (* (* by (simp add: *) ', 'isabelle'))).toBe('comment');
+    expect(outside(at('  text ‹use (simp add: ', 'isabelle'))).toBe('string');
   });
 });
 

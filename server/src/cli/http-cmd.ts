@@ -3,7 +3,7 @@
  * [--watch-ms N] [--mode M] [--rerank | --no-rerank] [--weights d,s,p[,g[,l]]]`: one HTTP server on one port
  * answering LeanHammer's premise selection API (../http/leanhammer.ts), Loogle's JSON API
  * (../http/loogle.ts), LeanSearch (../http/leansearch.ts) and LeanStateSearch
- * (../http/statesearch.ts), in one route table (../http/routes.ts). With `--project`,
+ * (../http/statesearch.ts), and a search page at `/` (../http/page.ts), in one route table (../http/routes.ts). With `--project`,
  * the project's automatic index (the language server's cache, reused or built there)
  * is served, and edits to the workspace's own files are picked up (../indexing/workspace-watch.ts).
  */
@@ -16,6 +16,7 @@ import { LoogleApi } from '../http/loogle.js';
 import { RouteTable } from '../http/routes.js';
 import { createApiServer, MAX_BODY_BYTES, stopApiServer } from '../http/server.js';
 import { StateSearchApi } from '../http/statesearch.js';
+import { SearchPage } from '../http/page.js';
 import { WATCH_INTERVAL_MS, WorkspaceWatcher } from '../indexing/workspace-watch.js';
 import { choice, intOption, MODES, parse, UsageError } from './args.js';
 import { ENGINE_FLAGS, openTarget } from './engine-flags.js';
@@ -54,6 +55,7 @@ export async function httpCommand(argv: string[]): Promise<number> {
     new LoogleApi(engine, search),
     new LeanSearchApi(engine, search),
     new StateSearchApi(engine, search),
+    new SearchPage(engine),
   ]);
   // the workspace entry's source root (the project's root); a project with no sources of its own yet: the directory given
   const watched = project ? ((project.workspaceDir && project.index.roots[project.workspaceDir]?.[0]) || resolve(values.project!)) : undefined;

@@ -247,6 +247,8 @@ The language server: a proxy in front of the prover's server that adds premises.
   --isabelle [opts...] upstream \`isabelle vscode_server\` with these options
   -- <command...>      any other upstream server
   (none)               standalone: premises only
+  --project-commands   advertise the commands as premise-lsp.search.<id> (id: the project's),
+                       for editors that refuse a name two servers advertise (VS Code)
 
 example:
   premise-lsp serve --stdio --lean ~/my-project
@@ -255,7 +257,7 @@ example:
 
 One HTTP server for the Lean search clients (docs/ecosystem.md): LeanHammer's premise
 selection API (/retrieve…), Loogle's JSON API (/json), LeanSearch (/search) and
-LeanStateSearch (/api/search).
+LeanStateSearch (/api/search), and a search page for a browser at /.
 
   -i, --index DIR      the index directory
   --project DIR        a Lake project (or Isabelle workspace): its automatic index, the
@@ -292,12 +294,13 @@ example:
 `,
   setup: `usage: premise-lsp setup vscode [--shim-dir DIR]
 
-Puts premise-lsp in front of Lean in VS Code (vscode-lean4), with no extension: writes a
-\`lake\` shim into DIR and prints the settings.json line that puts DIR first on the Lean
-extension's PATH ("lean4.envPathExtensions"). The shim runs \`lake serve\` behind
-premise-lsp serve and passes every other lake command to the real lake. See docs/editors.md.
+Puts premise-lsp in front of Lean in VS Code (vscode-lean4), with no extension: writes
+\`lake\` and \`lean\` shims into DIR and prints the settings.json line that puts DIR first
+on the Lean extension's PATH ("lean4.envPathExtensions"). The shims run \`lake serve\` (a
+Lake project) and \`lean --server\` (a folder without a lakefile) behind premise-lsp serve,
+and pass every other command to the real lake or lean. See docs/editors.md.
 
-  --shim-dir DIR       where the shim goes (default: $XDG_DATA_HOME/premise-lsp/vscode-shim,
+  --shim-dir DIR       where the shims go (default: $XDG_DATA_HOME/premise-lsp/vscode-shim,
                        else ~/.local/share/premise-lsp/vscode-shim)
 
 example:

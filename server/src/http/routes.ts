@@ -10,8 +10,10 @@ import { QueryError } from '../engine/open.js';
 export interface ApiResponse {
   status: number;
   body: unknown;
-  /** Extra response headers (e.g. `retry-after`). */
+  /** Extra response headers (e.g. `retry-after`; `content-type` with `text`). */
   headers?: Record<string, string>;
+  /** A body sent as it is (the search page's HTML, page.ts), instead of `body` as JSON. */
+  text?: string;
 }
 
 /** A request as a route sees it: its query parameters and its body (POST only; '' otherwise). */

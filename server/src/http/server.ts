@@ -154,10 +154,10 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
         if (n > 0) busy.set(socket, n);
         else busy.delete(socket);
       });
-      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}, text?: string) => {
         if (res.headersSent || res.destroyed) return;
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-        res.end(JSON.stringify(body));
+        res.end(text ?? JSON.stringify(body));
       };
       // the body is discarded as it comes (nothing held), then answered; the connection is closed
       // after the answer (with nothing left unread, so cleanly): a client reusing it raced the close
@@ -187,7 +187,7 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
         release = await entered;
         if (!release) return; // the client left while waiting
         const r = await api.handle(req.method ?? 'GET', req.url ?? '/', body);
-        send(r.status, r.body, r.headers);
+        send(r.status, r.body, r.headers, r.text);
       } catch (e) {
         if (e instanceof TooLarge) return tooLarge();
         if (e instanceof OverBudget) return busyNow();

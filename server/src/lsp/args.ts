@@ -3,7 +3,7 @@
  *
  *   serve --stdio [--lean <root> | --isabelle [isabelle opts…] | --upstream-cmd "<cmd>" | -- <cmd…>]
  *         [--index DIR] [--fake-engine FILE [--fake-engine-delay-ms N]] [--flavor lean|isabelle|generic]
- *         [--restart-delay-ms N] [--hang-timeout-ms N] [--initialize-timeout-ms N]
+ *         [--restart-delay-ms N] [--hang-timeout-ms N] [--initialize-timeout-ms N] [--project-commands]
  */
 import { customCommand, isabelleCommand, leanCommand, type Flavor } from '../upstream/command.js';
 import type { ChildSpec } from '../upstream/child.js';
@@ -22,10 +22,16 @@ export interface ServeArgs {
   hangTimeoutMs?: number;
   /** The bound on the prover's initialize reply (default: the `upstreamInitializeTimeoutMs` setting's). */
   initializeTimeoutMs?: number;
+  /**
+   * `--project-commands`: advertise the commands under names of this project's own
+   * (`premise-lsp.search.<id>`, capabilities.ts `withCommandSuffix`), for an editor that
+   * refuses a command name two of its servers advertise (VS Code; the shim passes it).
+   */
+  projectCommands?: boolean;
 }
 
 /** The options of `serve` (for a usage error's "did you mean"). */
-export const SERVE_OPTIONS = ['--stdio', '--lean', '--isabelle', '--upstream-cmd', '--index', '--fake-engine', '--fake-engine-delay-ms', '--flavor', '--restart-delay-ms', '--hang-timeout-ms', '--initialize-timeout-ms'] as const;
+export const SERVE_OPTIONS = ['--stdio', '--lean', '--isabelle', '--upstream-cmd', '--index', '--fake-engine', '--fake-engine-delay-ms', '--flavor', '--restart-delay-ms', '--hang-timeout-ms', '--initialize-timeout-ms', '--project-commands'] as const;
 const LONG = new Set<string>(SERVE_OPTIONS);
 
 /** Split a command string on whitespace, honouring simple quotes. */
@@ -109,6 +115,9 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       case '--initialize-timeout-ms':
         out.initializeTimeoutMs = number(value(i, arg), arg);
         i++;
+        break;
+      case '--project-commands':
+        out.projectCommands = true;
         break;
       case '--':
         setUpstream(customCommand(a.slice(i + 1)));

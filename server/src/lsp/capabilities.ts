@@ -6,6 +6,7 @@
  * reply to `initialize` says so, and the prover is offered nothing else
  * (`utf16Only` in lifecycle.ts).
  */
+import { createHash } from 'node:crypto';
 import type { Flavor } from '../upstream/command.js';
 
 export const COMMANDS = { search: 'premise-lsp.search', insert: 'premise-lsp.insert' } as const;
@@ -14,6 +15,31 @@ export const CODE_ACTION_KIND = 'quickfix';
 
 /** Positions are UTF-16 code units, whatever the editor offers (see `utf16Only` in lifecycle.ts). */
 export const POSITION_ENCODING = 'utf-16';
+
+/**
+ * The suffix of a project's command names: 8 hex digits of the SHA-256 of its root.
+ * VS Code refuses a command name already registered, and its Lean extension runs one
+ * language server per project in one window, so each advertises names of its own
+ * (`premise-lsp.search.1a2b3c4d`); `--project-commands` (the shims') turns it on.
+ * Test: test/protocol/vscode-shim.test.ts ("two Lake projects in one window").
+ */
+export function projectCommandSuffix(root: string): string {
+  return createHash('sha256').update(root, 'utf8').digest('hex').slice(0, 8);
+}
+
+/** The command a name stands for: a plain name, or one with this session's suffix; undefined for any other. */
+export function ourCommand(name: unknown, suffix?: string): string | undefined {
+  for (const c of Object.values(COMMANDS) as string[]) if (name === c || (suffix && name === `${c}.${suffix}`)) return c;
+  return undefined;
+}
+
+/** Capabilities with our commands named with this project's suffix; as they are without one. */
+export function withCommandSuffix(caps: Caps, suffix: string | undefined): Caps {
+  const ex = obj(caps.executeCommandProvider);
+  if (!suffix || !ex || !Array.isArray(ex.commands)) return caps;
+  const plain = Object.values(COMMANDS) as unknown[];
+  return { ...caps, executeCommandProvider: { ...ex, commands: ex.commands.map((c) => (plain.includes(c) ? `${c}.${suffix}` : c)) } };
+}
 
 type Caps = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  * false leaves the request to plain forwarding.
  */
 import { ErrorCodes, RpcError, success, type RequestMessage } from '../jsonrpc/messages.js';
-import { COMMANDS } from './capabilities.js';
+import { COMMANDS, ourCommand } from './capabilities.js';
 import { isOurAction, mergeCodeActions, premiseCodeActions } from './features/code-actions.js';
 import { insertCommand, searchCommand } from './features/commands.js';
 import { isOurItem, mergeCompletions, premiseCompletions, resolveItem, type CompletionParamsLike } from './features/completion.js';
@@ -105,7 +105,9 @@ export class Intercepts {
   }
 
   executeCommand(msg: RequestMessage): boolean {
-    const p = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
+    const given = (msg.params ?? {}) as { command?: unknown; arguments?: unknown };
+    // this project's command names (`--project-commands`) stand for the plain ones
+    const p = { ...given, command: ourCommand(given.command, this.s.commandSuffix) ?? given.command };
     const ours = Object.values(COMMANDS) as unknown[];
     // someone else's command goes to the upstream that advertises it (a stopped one fails it naming why); with none, it is named in the refusal
     if (!ours.includes(p.command) && (this.r.upstreamTakes(msg.method, msg.params) || this.r.upstreamStopped)) return false;

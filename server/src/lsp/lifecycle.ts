@@ -5,7 +5,7 @@
  */
 import type { ReplayChannel, UpstreamLink } from '../upstream/link.js';
 import { ErrorCodes, success, type Id, type RequestMessage } from '../jsonrpc/messages.js';
-import { mergeCapabilities, ownCapabilities, POSITION_ENCODING } from './capabilities.js';
+import { mergeCapabilities, ownCapabilities, POSITION_ENCODING, projectCommandSuffix, withCommandSuffix } from './capabilities.js';
 import { fileURLToPath } from 'node:url';
 import { applyConfig, initializeWaitMs, SECTION, sectionOf } from './config.js';
 import type { LoadRequest } from './engine-host.js';
@@ -80,6 +80,8 @@ export class Lifecycle {
     const offered = (msg.params ?? {}) as Record<string, unknown>;
     const params = utf16Only(offered);
     s.initParams = params;
+    // the project's own command names: its workspace folder (vscode-lean4 gives each project's server its folder), else where it runs
+    if (s.projectCommands) s.commandSuffix = projectCommandSuffix(workspaceRoot(params) ?? process.cwd());
     const caps = params.capabilities as { window?: { workDoneProgress?: boolean } } | undefined;
     s.supportsProgress = caps?.window?.workDoneProgress === true;
     this.applySettings(sectionOf(params.initializationOptions, !this.r.link));
@@ -87,7 +89,7 @@ export class Lifecycle {
     this.load();
 
     if (!this.r.link) {
-      this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+      this.r.replyNow(msg.id, { capabilities: withCommandSuffix(ownCapabilities(), s.commandSuffix), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
       this.afterInitialize();
       return;
     }
@@ -105,7 +107,7 @@ export class Lifecycle {
     s.upstreamCaps = (result.capabilities ?? {}) as Record<string, unknown>;
     s.learnFlavor(result);
     setImmediate(() => this.afterInitialize());
-    return { ...result, capabilities: mergeCapabilities(result.capabilities) };
+    return { ...result, capabilities: withCommandSuffix(mergeCapabilities(result.capabilities), s.commandSuffix) };
   }
 
   /**
@@ -159,7 +161,7 @@ export class Lifecycle {
 
   private standaloneInitialize(msg: RequestMessage): void {
     this.r.session.setUpstream(undefined, 'generic');
-    this.r.replyNow(msg.id, { capabilities: ownCapabilities(), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
+    this.r.replyNow(msg.id, { capabilities: withCommandSuffix(ownCapabilities(), this.r.session.commandSuffix), serverInfo: { name: 'premise-lsp', version: this.r.options.version } });
     this.afterInitialize();
   }
 

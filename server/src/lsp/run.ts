@@ -139,6 +139,7 @@ export async function runServe(args: ServeArgs, openIndex: IndexOpener): Promise
     restartDelayMs: args.restartDelayMs,
     hangTimeoutMs: args.hangTimeoutMs,
     initializeTimeoutMs: args.initializeTimeoutMs,
+    projectCommands: args.projectCommands,
     stopOnSignals: ['SIGTERM', 'SIGINT', 'SIGHUP'],
     onExit: (c) => (code = c),
   });

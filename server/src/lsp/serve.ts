@@ -34,6 +34,8 @@ export interface ServeOptions {
   hangTimeoutMs?: number;
   /** Default for the `upstreamInitializeTimeoutMs` setting. */
   initializeTimeoutMs?: number;
+  /** Advertise the commands under this project's own names (args.ts `projectCommands`). */
+  projectCommands?: boolean;
   /** Largest accepted message from the editor. */
   maxMessageBytes?: number;
   /**
@@ -69,6 +71,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const session = new Session(new EngineHost(opts.engine, log), log);
   if (opts.hangTimeoutMs !== undefined) session.cfg.upstreamHangTimeoutMs = opts.hangTimeoutMs;
   if (opts.initializeTimeoutMs !== undefined) session.cfg.upstreamInitializeTimeoutMs = opts.initializeTimeoutMs;
+  session.projectCommands = opts.projectCommands === true;
 
   const input = opts.stdin as Readable;
   let finish!: () => void;

@@ -26,6 +26,10 @@ export class Session implements FeatureContext {
   lastConfiguration: unknown;
   supportsProgress = false;
   shutdownRequested = false;
+  /** Commands advertised under this project's own names (`--project-commands`). */
+  projectCommands = false;
+  /** The suffix of this session's command names, fixed at initialize (capabilities.ts `projectCommandSuffix`, `withCommandSuffix`); none: the plain names. */
+  commandSuffix: string | undefined;
   private goalProvider: GoalProvider = noGoals;
   private flavorValue: Flavor = 'generic';
   link: UpstreamLink | undefined;

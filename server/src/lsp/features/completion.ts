@@ -14,6 +14,8 @@ import type { CompletionItem, CompletionList, Range, TextEdit } from 'vscode-lan
 import type { DeclKind } from '../../../../indexes/src/extract/record.js';
 import type { PremiseInfo, SearchHit } from '../../engine/types.js';
 import { codePointBoundary, cursorContext, type Slot } from '../text/context.js';
+import type { Region } from '../text/syntax.js';
+import { TRIGGER_CHARACTERS } from '../capabilities.js';
 import { langFor, syntaxFor, type FeatureContext } from './context.js';
 import { premiseMarkdown, shortName } from './present.js';
 import { fileImports, importOptions, rankByImports, type FileImports } from './imports.js';
@@ -35,8 +37,16 @@ export interface PremiseCompletions {
   slot?: Slot;
 }
 
-/** Is this a place (and a moment) to offer premises? */
-export function wantsPremises(prefix: string, slot: Slot | undefined): boolean {
+/**
+ * Is this a place (and a moment) to offer premises? Never in a comment or a string
+ * (`region`); one of our trigger characters (`triggered`: space, `[`, `,`) only where a
+ * premise begins in a slot (`rw [`, `exact `, after a comma in a lemma list); else in
+ * a slot or after two typed characters. Everywhere else the prover's own completion
+ * is left as it is. Test: test/protocol/completion-places.test.ts.
+ */
+export function wantsPremises(prefix: string, slot: Slot | undefined, region: Region = 'code', triggered = false): boolean {
+  if (region !== 'code') return false;
+  if (triggered) return slot?.start === true;
   return slot !== undefined || prefix.length >= 2;
 }
 
@@ -50,8 +60,11 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   const text = doc.getText();
   const at = doc.offsetAt(position);
   const offset = codePointBoundary(text, at);
-  const { prefix, prefixStart, slot } = cursorContext(text, offset, syntaxFor(ctx, doc.uri));
-  if (!wantsPremises(prefix, slot)) return { items: [], prefix, slot };
+  const { prefix, prefixStart, region, slot } = cursorContext(text, offset, syntaxFor(ctx, doc.uri));
+  // one of our trigger characters, as VS Code sends it: `{triggerKind: 2, triggerCharacter: " "}` (the prover's own, Lean's `.`, is not)
+  const trig = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
+  const triggered = typeof trig === 'string' && TRIGGER_CHARACTERS.includes(trig);
+  if (!wantsPremises(prefix, slot, region, triggered)) return { items: [], prefix, slot };
   const engine = ctx.engines.now();
   // No index (or an empty one): stay out of the way, and do not ask the prover for goals.
   if (!engine || engine.size === 0) return { items: [], prefix, slot };

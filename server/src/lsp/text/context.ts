@@ -4,6 +4,7 @@
  * `exact `, `apply `, `using `, `by (simp add: `, `(rule ` …).
  */
 import type { Flavor } from '../../upstream/command.js';
+import { codeBefore, type Region } from './syntax.js';
 
 /** Identifier characters (Lean and Isabelle): letters, digits, `_ ' ! ? .`, subscripts. */
 const IDENT = /[\p{L}\p{N}_'!?.\u2080-\u209c\u1d62-\u1d6a]/u;
@@ -13,6 +14,12 @@ export interface Slot {
   kind: SlotKind;
   /** The tactic or method that opened the slot (`rw`, `simp`, `exact`, `simp add:`, `using`…). */
   tactic: string;
+  /**
+   * The cursor is where a new premise begins: right after the opener (`rw [`, `exact `,
+   * `simp add: `, `using `), a comma or a rewrite arrow, not after an argument
+   * (`simp [foo `). Only there does a typed trigger character (space, `[`, `,`) offer premises.
+   */
+  start?: boolean;
 }
 
 export interface CursorContext {
@@ -20,6 +27,8 @@ export interface CursorContext {
   prefix: string;
   /** Offset where `prefix` starts. */
   prefixStart: number;
+  /** Whether the cursor is in code, a comment or a string (syntax.ts); outside code there is never a slot. */
+  region: Region;
   slot?: Slot;
 }
 
@@ -51,12 +60,15 @@ export function cursorContext(text: string, offset: number, flavor: Flavor): Cur
   offset = Math.max(0, Math.min(offset, text.length));
   const start = identStart(text, offset);
   const prefix = text.slice(start, offset);
-  let before = text.slice(Math.max(0, start - LOOKBACK), start);
+  // comments and strings blanked: an unclosed `simp [` is never read through a comment, nor a `(` in one
+  const { region, code } = codeBefore(text, offset, Math.max(0, start - LOOKBACK), flavor);
+  if (region !== 'code') return { prefix, prefixStart: start, region };
+  let before = code.slice(0, code.length - prefix.length);
   // a blank line ends any tactic or method call
   const blank = before.search(/\n[ \t]*\n(?![\s\S]*\n[ \t]*\n)/);
   if (blank >= 0) before = before.slice(blank + 1).replace(/^[ \t]*\n/, '');
   const slot = flavor === 'isabelle' ? isabelleSlot(before) : flavor === 'lean' ? leanSlot(before) : leanSlot(before) ?? isabelleSlot(before);
-  return { prefix, prefixStart: start, slot };
+  return { prefix, prefixStart: start, region, slot };
 }
 
 function charBefore(text: string, i: number): string {
@@ -87,17 +99,20 @@ const LEAN_LIST =
 const LEAN_TERM = /(?:^|[\s;(<>·{])(exact|apply|refine'?|exact_mod_cast|apply_mod_cast|convert|specialize|using)(?:\?|!)?\s+$/;
 
 function leanSlot(before: string): Slot | undefined {
+  let list: Slot | undefined;
   const open = unmatched(before, '[', ']');
   if (open >= 0) {
     const inside = before.slice(open + 1);
     const m = LEAN_LIST.exec(before.slice(0, open));
     // only identifiers, arrows, commas, spaces and `*` between `[` and the cursor
     if (m && /^[^\[\]();:=]*$/.test(inside) && (inside.trim() === '' || /(^|[\s,←<-])$/.test(inside))) {
-      return { kind: 'list', tactic: m[1].split(/\s/)[0] };
+      list = { kind: 'list', tactic: m[1].split(/\s/)[0], start: /(?:^|[,←]|<-)\s*$/.test(inside) };
+      if (list.start) return list;
     }
   }
+  // `simp [foo` on an earlier line, `exact ` on this one: the term slot
   const t = LEAN_TERM.exec(before);
-  return t ? { kind: 'term', tactic: t[1] } : undefined;
+  return t ? { kind: 'term', tactic: t[1], start: true } : list;
 }
 
 const ISA_LIST_METHOD = /^\s*(simp|auto|force|fastforce|blast|clarsimp|fast|slow|best|bestsimp|simp_all|fastsimp|iprover|argo|linarith|presburger|smt|metis|meson)\b/;
@@ -111,14 +126,15 @@ function isabelleSlot(before: string): Slot | undefined {
     const inside = before.slice(open + 1);
     const mm = ISA_LIST_METHOD.exec(inside);
     const mod = ISA_MODIFIER.exec(inside);
-    if (mm && mod) return { kind: 'list', tactic: `${mm[1]} ${mod[1]}:` };
+    // Isabelle separates facts by spaces: after a fact is where the next one begins
+    if (mm && mod) return { kind: 'list', tactic: `${mm[1]} ${mod[1]}:`, start: true };
     const r = ISA_RULE.exec(inside);
-    if (r && /\s$/.test(inside)) return { kind: 'term', tactic: r[1] };
-    if (mm && mm[1] === 'metis' && /\s$/.test(inside)) return { kind: 'list', tactic: 'metis' };
+    if (r && /\s$/.test(inside)) return { kind: 'term', tactic: r[1], start: true };
+    if (mm && mm[1] === 'metis' && /\s$/.test(inside)) return { kind: 'list', tactic: 'metis', start: true };
   }
   const u = ISA_USING.exec(before);
   if (u && !/\b(by|apply|proof|show|have|obtain|qed|done|lemma|theorem)\b/.test(u[2]) && (u[2] === '' || /\s$/.test(u[2]))) {
-    if (u[1] !== 'thus' && u[1] !== 'hence') return { kind: 'list', tactic: u[1] };
+    if (u[1] !== 'thus' && u[1] !== 'hence') return { kind: 'list', tactic: u[1], start: true };
   }
   return undefined;
 }
