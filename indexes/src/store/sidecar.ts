@@ -46,7 +46,7 @@ export function readSidecarText(dir: string, name: string): string | undefined {
   const want = m?.files?.[name];
   if (want) {
     if (size !== want.bytes) throw new IndexFileError(path, `size ${size} bytes, manifest says ${want.bytes} (truncated or replaced)`);
-    if (size > MAX_LISTED_SIDECAR_BYTES) throw new IndexFileError(path, `${size} bytes, more than the ${MAX_LISTED_SIDECAR_BYTES / 2 ** 20} MiB a ${name} can have; rebuild the index`);
+    if (size > MAX_LISTED_SIDECAR_BYTES) throw new IndexFileError(path, `${size} bytes, more than the ${MAX_LISTED_SIDECAR_BYTES / 2 ** 20} MiB a side file can have; rebuild the index`);
   } else if (size > MAX_SIDECAR_BYTES) {
     throw new IndexFileError(path, `${size} bytes, more than the ${MAX_SIDECAR_BYTES / 2 ** 20} MiB an unlisted ${name} may have; rebuild the index`);
   }
