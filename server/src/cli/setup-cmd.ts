@@ -4,7 +4,7 @@
  * premise-lsp shim is never overwritten) and prints the settings.json line that
  * puts DIR first on the Lean extension's PATH.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packageRoot, packageVersion, realPath } from '../paths.js';
 import { parse, UsageError } from './args.js';
@@ -19,7 +19,7 @@ export async function setupCommand(argv: string[]): Promise<number> {
   if (values['shim-dir'] === '') throw new UsageError('--shim-dir takes a directory');
   const dir = resolve(values['shim-dir'] ?? defaultShimDir());
   const lake = join(dir, 'lake');
-  if (existsSync(lake) && !readFileSync(lake, 'latin1').includes(SHIM_MARKER)) {
+  if (existsSync(lake) && !isShim(lake)) {
     throw new Error(`${lake} exists and is not a premise-lsp shim; it is left as it is (choose another --shim-dir)`);
   }
   const cli = realPath(join(packageRoot(), 'dist', 'cli.js'));
@@ -39,4 +39,28 @@ export async function setupCommand(argv: string[]): Promise<number> {
       `To undo: remove the setting and delete ${dir}.\n`,
   );
   return 0;
+}
+
+/**
+ * Is the `lake` at `path` a premise-lsp shim (SHIM_MARKER on its second line)? Only a regular
+ * file is looked into, and only its first 4 KiB: a FIFO there hung `setup vscode` for ever
+ * (opened without blocking, then looked at: issue 36 item 7), a real lake is megabytes.
+ */
+function isShim(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('latin1').includes(SHIM_MARKER);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
