@@ -10,8 +10,13 @@
  * look-alike of a user's. What `used-by.json` records is data, never run: the
  * Isabelle command a project used is kept to tell uses apart, not to be started.
  * Nothing here throws on a missing or unreadable cache.
+ *
+ * `used-by.json` is read as an index's side files are (./store/sidecar.ts): only a regular
+ * file, never through a link (to /dev/zero it never ends) nor a FIFO (it blocks for ever),
+ * at most MAX_USED_BY_BYTES, the latest MAX_USES uses; anything else is no record
+ * (test/unit/cache-dir.test.ts, test/cli/cache-hostile.test.ts).
  */
-import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isMarkedEntry } from './cache-marker.js';
 import type { EntryKind } from './packages.js';
@@ -19,6 +24,12 @@ import { alive } from './store/staging.js';
 
 /** The file in an entry naming the projects that used it. */
 export const USED_BY_FILE = 'used-by.json';
+
+/** The most bytes a `used-by.json` may have: a use is about 200 bytes, and at most MAX_USES are kept. */
+export const MAX_USED_BY_BYTES = 1 << 20;
+
+/** The most uses an entry records (the latest): a shared entry (a toolchain's library) is used by many projects. */
+export const MAX_USES = 256;
 
 /** A project that used an entry: what its automatic index needs to be planned again. */
 export interface ProjectUse {
@@ -61,6 +72,8 @@ export function noteUse(dir: string, project: Omit<ProjectUse, 'lastUsed'>, now 
   try {
     const users = readUsedBy(dir).filter((u) => u.root !== project.root);
     users.push({ ...project, lastUsed: now });
+    users.sort((a, b) => a.lastUsed - b.lastUsed);
+    users.splice(0, Math.max(0, users.length - MAX_USES));
     const tmp = join(dir, `${USED_BY_FILE}.tmp-${process.pid}`);
     writeFileSync(tmp, JSON.stringify({ projects: users }, null, 1) + '\n');
     renameSync(tmp, join(dir, USED_BY_FILE));
@@ -73,13 +86,15 @@ export function noteUse(dir: string, project: Omit<ProjectUse, 'lastUsed'>, now 
 export function readUsedBy(dir: string): ProjectUse[] {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(join(dir, USED_BY_FILE), 'utf8'));
+    const text = readEntryFile(join(dir, USED_BY_FILE), MAX_USED_BY_BYTES);
+    if (text === undefined) return [];
+    data = JSON.parse(text);
   } catch {
     return [];
   }
   const list = (data as { projects?: unknown })?.projects;
   if (!Array.isArray(list)) return [];
-  return list.flatMap((u): ProjectUse[] => {
+  const uses = list.flatMap((u): ProjectUse[] => {
     const { root, prover, isabelleCommand, isabelleHome, isabelleHomeUser, lastUsed } = (u ?? {}) as Record<string, unknown>;
     if (typeof root !== 'string' || (prover !== 'lean' && prover !== 'isabelle') || typeof lastUsed !== 'number') return [];
     return [
@@ -93,6 +108,37 @@ export function readUsedBy(dir: string): ProjectUse[] {
       },
     ];
   });
+  return uses.length > MAX_USES ? uses.sort((a, b) => a.lastUsed - b.lastUsed).slice(-MAX_USES) : uses;
+}
+
+/**
+ * The text of a small file premise-lsp wrote into an entry directory: undefined unless it is
+ * a regular file (not a link, FIFO or device: opened without following links and without
+ * blocking, then looked at) of at most `maxBytes`.
+ */
+export function readEntryFile(path: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The entry directories in the cache root, by name. */

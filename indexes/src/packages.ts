@@ -16,7 +16,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
 import { discoverSources, packageLinkRefused, readConfigFile } from './extract/walk.js';
-import { VERSION } from './store/index-dir.js';
+import { MAX_MANIFEST_BYTES, VERSION } from './store/index-dir.js';
 import { isMarkedEntry } from './cache-marker.js';
 
 /**
@@ -374,7 +374,10 @@ export function pruneWorkspaceEntries(project: { name: string; root: string }, k
     const dir = join(cache, n);
     if (!n.startsWith(prefix) || n.includes('.tmp-') || dir === keep.dir || !isMarkedEntry(dir)) continue;
     try {
-      const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sources?: unknown };
+      const file = join(dir, 'manifest.json');
+      const st = lstatSync(file);
+      if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) continue; // no manifest of ours
+      const m = JSON.parse(readFileSync(file, 'utf8')) as { sources?: unknown };
       if (Array.isArray(m.sources) && m.sources.length === 1 && resolve(String(m.sources[0])) === project.root) rmSync(dir, { recursive: true, force: true });
     } catch {
       /* not ours to judge */

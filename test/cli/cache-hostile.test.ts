@@ -90,3 +90,29 @@ describe('cache clean removes only what premise-lsp marked as its own', () => {
     expect(existsSync(join(notes, 'thesis.tex')) && existsSync(join(build, 'draft.tex'))).toBe(true);
   }, 180_000);
 });
+
+describe('used-by.json that is not a regular file (issue 36 item 2)', () => {
+  it('a FIFO: cache list, cache clean and query --project finish (hang guard far above what they need)', () => {
+    const cache = join(tmp, 'cache-fifo');
+    const f = lakeFixture();
+    // the project's entries, built and recorded as used
+    expect(run(['query', '--project', f.root, 'zorble frob'], cache).code).toBe(0);
+    const entries = JSON.parse(run(['cache', 'list', '--json'], cache).out).entries as { dir: string; state: string }[];
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) {
+      rmSync(join(e.dir, 'used-by.json'), { force: true });
+      expect(spawnSync('mkfifo', [join(e.dir, 'used-by.json')]).status).toBe(0);
+    }
+    const guarded = (args: string[]) => {
+      const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, PREMISE_LSP_CACHE: cache, PATH: '/usr/bin:/bin' }, timeout: 30_000 });
+      expect(r.signal).toBeNull();
+      return r;
+    };
+    const listed = guarded(['cache', 'list', '--json']);
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout).entries.map((e: { state: string }) => e.state)).toEqual(entries.map(() => 'unknown'));
+    expect(guarded(['cache', 'list']).status).toBe(0);
+    expect(guarded(['cache', 'clean', '--dry-run']).status).toBe(0);
+    expect(guarded(['query', '--project', f.root, 'zorble frob']).status).toBe(0);
+  }, 180_000);
+});

@@ -39,3 +39,13 @@ describe('stdout that cannot be written', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('an output file that cannot be written', () => {
+  it.skipIf(!existsSync('/dev/full'))('extract --out /dev/full: one line naming it, exit 1 (issue 36 item 7)', { timeout: 60_000 }, () => {
+    const r = spawnSync(process.execPath, [CLI, 'extract', SAMPLE, '--out', '/dev/full'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cannot write \/dev\/full: .*ENOSPC/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stderr).not.toContain('extracted 40 declarations');
+  });
+});

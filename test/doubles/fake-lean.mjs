@@ -26,7 +26,8 @@
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
 // FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
 // FAKE_IGNORE_TERM (stdin EOF and SIGTERM are ignored: only SIGKILL stops it),
-// FAKE_NEVER_INIT (initialize is never answered; everything else is: a `lake serve` stuck before its reply).
+// FAKE_NEVER_INIT (initialize is never answered; everything else is: a `lake serve` stuck before its reply),
+// FAKE_STDERR_EVERY_MS=<ms> (a stderr line that often, for ever: a prover busy, or stuck, writing a log).
 // Flow control (not Lean's; for the backpressure tests):
 //   `fake/flood` {bytes, done?}  write ~1 KB `fake/flood` {seq} notifications, as fast as stdout takes them
 //                                (waiting for 'drain'), `bytes` in all, then `fake/floodDone` {count}; `done`: a
@@ -41,6 +42,8 @@ if (process.env.FAKE_DIE_AFTER_FIRST) {
   if (existsSync(process.env.FAKE_DIE_AFTER_FIRST)) process.exit(6);
   writeFileSync(process.env.FAKE_DIE_AFTER_FIRST, 'started');
 }
+
+if (process.env.FAKE_STDERR_EVERY_MS) setInterval(() => process.stderr.write('fake-lean: still working\n'), Number(process.env.FAKE_STDERR_EVERY_MS)).unref();
 
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)

@@ -88,3 +88,37 @@ describe('backpressure', () => {
     expect(await e.shutdown()).toBe(0);
   }, 180_000);
 });
+
+describe('replies premise-lsp makes itself', () => {
+  it('the editor not reading while it floods requests: premise-lsp stops reading them at a bounded amount, then answers every one', async () => {
+    const e = Editor.proxy([]); // standalone: every reply is premise-lsp's own
+    editors.push(e);
+    await e.initialize();
+    e.proc.stdout!.pause(); // the editor stops reading
+    // requests whose replies are about as large as they are (an unknown method's name is named in its error),
+    // and premise-lsp.search ones; written without waiting, their writes' callbacks count what premise-lsp took
+    const method = `x/${'m'.repeat(1000)}`;
+    let taken = 0;
+    let frames = 0;
+    for (let sent = 0; sent < FLOOD; frames++) {
+      const msg =
+        frames % 2
+          ? { jsonrpc: '2.0', id: 1000 + frames, method, params: {} }
+          : { jsonrpc: '2.0', id: 1000 + frames, method: 'workspace/executeCommand', params: { command: 'premise-lsp.search', arguments: [{ query: 'add comm', k: 8 }] } };
+      const body = Buffer.from(JSON.stringify(msg), 'utf8');
+      const frame = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+      sent += frame.length;
+      e.proc.stdin!.write(frame, () => (taken += frame.length));
+    }
+    await until(() => e.stderr.includes('holding its requests') || taken >= FLOOD, 'a hold or the whole flood taken', e);
+    expect(e.stderr).toContain('the editor is not reading its replies: holding its requests until it does');
+    expect(taken).toBeLessThan(BOUND);
+
+    e.proc.stdout!.resume(); // the editor reads again: every request is answered once (searches are answered when done)
+    const answered = () => e.received.filter((m) => typeof m.id === 'number' && m.id >= 1000 && m.method === undefined).map((m) => m.id as number);
+    await until(() => answered().length >= frames, 'every request answered', e);
+    expect(new Set(answered()).size).toBe(frames);
+    expect(answered().length).toBe(frames);
+    expect(await e.shutdown()).toBe(0);
+  }, 180_000);
+});

@@ -186,6 +186,24 @@ describe('completion items for completion engines (blink.cmp, nvim-cmp)', () => 
   });
 });
 
+describe('a document of another language than the prover (issue 36 item 6)', () => {
+  it('a .thy file served under Lean gets no Lean import: the file\'s extension decides its language', async () => {
+    const e = await start();
+    const thy = join(ROOT, 'test', 'fixtures', 'imports', 'isabelle', 'Use.thy');
+    const thyUri = pathToFileURL(thy).href;
+    const thyText = readFileSync(thy, 'utf8');
+    e.open(thyUri, thyText, 'isabelle');
+    const ins = await e.request('workspace/executeCommand', { command: 'premise-lsp.insert', arguments: [{ uri: thyUri, position: posOf(thyText, 'using ', 6), name: C }] });
+    expect(ins.result.applied).toBe(true);
+    expect('import' in ins.result).toBe(false);
+    const applied = e.received.filter((m) => m.method === 'workspace/applyEdit').at(-1)!;
+    const edits = (applied.params as any).edit.documentChanges[0].edits;
+    expect(applyEdits(thyText, edits)).not.toMatch(/^import /m);
+    expect(edits).toHaveLength(1);
+    expect(await e.shutdown()).toBe(0);
+  });
+});
+
 describe('an Isabelle theory (fake Isabelle, a fixture engine with the theories\' imports)', () => {
   it('marks a fact of a theory it does not import and adds that theory to its `imports` when picked', async () => {
     const thy = join(ROOT, 'test', 'fixtures', 'imports', 'isabelle', 'Use.thy');

@@ -5,6 +5,7 @@
  * to check; premise features work, prover features fail with the reason.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { INITIALIZE_TOTAL_FACTOR } from '../../server/src/upstream/link.js';
 import { Editor, FAKE_LEAN, FIXTURES, fixture, posOf, readTranscript, tempFile } from './harness.js';
 
 const editors: Editor[] = [];
@@ -58,6 +59,17 @@ describe('a prover that never answers initialize', () => {
     const init = await e.initialize();
     expect(init.result.serverInfo.name).toBe('premise-lsp');
     expect((await shown).params.message).toMatch(/did not answer initialize within 0\.2 s/);
+    expect(await e.shutdown()).toBe(0);
+  });
+
+  it('a prover that writes a stderr line now and then but never answers is bounded too: the total wait counts (issue 36 item 7)', async () => {
+    // before: each line restarted the silence bound, so the editor waited for ever
+    const e = Editor.proxy([process.execPath, FAKE_LEAN], { env: { FAKE_NEVER_INIT: '1', FAKE_STDERR_EVERY_MS: '20' }, extra: ['--initialize-timeout-ms', '1000'] });
+    editors.push(e);
+    const shown = e.notification('window/showMessage');
+    const init = await e.initialize();
+    expect(init.result.serverInfo.name).toBe('premise-lsp');
+    expect((await shown).params.message).toMatch(new RegExp(`did not answer initialize within ${(1000 * INITIALIZE_TOTAL_FACTOR) / 1000} s`));
     expect(await e.shutdown()).toBe(0);
   });
 

@@ -104,6 +104,16 @@ describe('setup vscode', () => {
     expect(r.stderr).toMatch(/is not a premise-lsp shim/);
     expect(readFileSync(join(fakeDir, 'lake'), 'utf8')).toContain('fake lake');
   });
+
+  it('a `lake` that is a FIFO is no shim: left alone, without hanging on it (issue 36 item 7)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'premise-shim-fifo-'));
+    expect(spawnSync('mkfifo', [join(dir, 'lake')]).status).toBe(0);
+    const r = spawnSync(process.execPath, [SERVE, 'setup', 'vscode', '--shim-dir', dir], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/lake exists and is not a premise-lsp shim/);
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 describe('the lake shim', () => {

@@ -126,6 +126,47 @@ describe('API server transport', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
   }, 30_000); // a hang guard, loose for a loaded machine
 
+  it('idle connections give way to a new caller at the connection cap; one being answered does not (issue 36 item 4)', async () => {
+    // before: node refused every connection past the cap, so idle ones, reopened when closed, locked every caller out
+    const port = await start({ maxConnections: 5, idleTimeoutMs: 60_000, headersTimeoutMs: 60_000 });
+    const idle = await Promise.all(
+      [0, 1, 2, 3, 4].map(async (i) => {
+        const sock = connect(port, '127.0.0.1');
+        sock.on('error', () => undefined);
+        sock.on('data', () => undefined);
+        const closed = once(sock, 'close');
+        await once(sock, 'connect');
+        // one that sent part of its headers is idle too
+        if (i === 1) sock.write('GET /retrieve HTTP/1.1\r\nHost: x\r\n');
+        return { sock, closed };
+      }),
+    );
+    const server = servers.at(-1)!;
+    while ((await new Promise<number>((res) => server.getConnections((_e, n) => res(n)))) < 5) await new Promise((res) => setTimeout(res, 10));
+    const r = await fetch(`http://127.0.0.1:${port}/retrieve`, { method: 'POST', body: '{"state":"x"}' });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ got: 13 });
+    await idle[0]!.closed; // the oldest made room
+    expect(idle.slice(1).every((c) => !c.sock.destroyed)).toBe(true);
+    for (const c of idle) c.sock.destroy();
+
+    // at a cap of 1, a connection whose request is being worked on is never the one closed
+    const one = await start({ maxConnections: 1 });
+    const slow = connect(one, '127.0.0.1');
+    let reply = '';
+    slow.setEncoding('utf8');
+    slow.on('error', () => undefined);
+    // (100 Continue: its request is taken in)
+    const taken = new Promise<void>((res) => slow.on('data', (d: string) => (reply += d).includes('100 Continue') && res()));
+    slow.write('POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    await taken;
+    await expect(fetch(`http://127.0.0.1:${one}/retrieve`, { method: 'POST', body: '{}' })).rejects.toThrow();
+    const closed = once(slow, 'close');
+    slow.write('{}');
+    await closed;
+    expect(reply).toMatch(/\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
   it('leaves a connection alone while its request is worked on, however long past the idle timeout', async () => {
     const port = await start({ idleTimeoutMs: 200 });
     const r = await fetch(`http://127.0.0.1:${port}/slow`, { method: 'POST', body: '{}' });
@@ -139,8 +180,10 @@ describe('API server transport', () => {
     expect(server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
     expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
     expect(server.timeout).toBe(IDLE_TIMEOUT_MS);
-    expect(server.maxConnections).toBe(MAX_CONNECTIONS);
+    expect(server.maxConnections).toBe(2 * MAX_CONNECTIONS); // node's backstop; ours is MAX_CONNECTIONS, idle ones giving way
     expect(HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(REQUEST_TIMEOUT_MS);
+    // an idle connection is closed before a half-sent header would be: idle ones give way first
+    expect(IDLE_TIMEOUT_MS).toBeLessThan(HEADERS_TIMEOUT_MS);
   });
 
   it('answers an internal error with a generic 500 and logs the detail (a path on this machine) only to the log', async () => {

@@ -79,6 +79,39 @@ describe('an added Lean import never lands in a comment', () => {
   });
 });
 
+describe('Lean doc comments in the header (issue 36 item 6)', () => {
+  it('`/--/` and `/-!/` open a doc comment that the `/` does not close: the import goes before it, never inside', () => {
+    const doc = '/--/ a doc\n comment -/\ntheorem x : True := trivial\n';
+    expect(apply(doc, headerImports(doc, 'lean').add('Imp.C'))).toBe('import Imp.C\n/--/ a doc\n comment -/\ntheorem x : True := trivial\n');
+    const mod = '/-!/ # Title -/\ntheorem x : True := trivial\n';
+    expect(apply(mod, headerImports(mod, 'lean').add('Imp.C'))).toBe('import Imp.C\n/-!/ # Title -/\ntheorem x : True := trivial\n');
+    const after = 'import Imp.A /--/ doc\n -/\ntheorem x : True := trivial\n';
+    expect(apply(after, headerImports(after, 'lean').add('Imp.C'))).toBe('import Imp.A \nimport Imp.C\n/--/ doc\n -/\ntheorem x : True := trivial\n');
+  });
+
+  it('a doc comment is no header comment: an import after it would not parse, so it goes before', () => {
+    const text = '/- Copyright -/\n/-! # Module doc -/\ntheorem x : True := trivial\n';
+    expect(apply(text, headerImports(text, 'lean').add('Imp.C'))).toBe('/- Copyright -/\nimport Imp.C\n/-! # Module doc -/\ntheorem x : True := trivial\n');
+    const imported = 'import Imp.A\n/-- doc -/\ntheorem x : True := trivial\n';
+    expect(apply(imported, headerImports(imported, 'lean').add('Imp.C'))).toBe('import Imp.A\nimport Imp.C\n/-- doc -/\ntheorem x : True := trivial\n');
+  });
+});
+
+describe('keywords written as names are quoted (issue 36 item 6)', () => {
+  it('Lean command keywords as module components: «quoted»', () => {
+    for (const k of ['macro', 'syntax', 'run_cmd', 'macro_rules', 'elab', 'notation', 'infix', 'attribute', 'deriving', 'mutual', 'noncomputable', 'partial', 'unsafe', 'protected', 'scoped', 'local', 'omit', 'include', 'export'])
+      expect(leanModuleSyntax(`Foo.${k}`), k).toBe(`Foo.«${k}»`);
+    expect(leanModuleSyntax('Foo.macroBar')).toBe('Foo.macroBar');
+  });
+
+  it('Isabelle header keywords as theory names: "quoted"', () => {
+    for (const k of ['begin', 'imports', 'keywords', 'abbrevs', 'theory', 'end']) expect(isabelleTheorySyntax(k), k).toBe(`"${k}"`);
+    expect(isabelleTheorySyntax('Beginning')).toBe('Beginning');
+    const thy = 'theory Use\n  imports Main\nbegin\nend\n';
+    expect(apply(thy, headerImports(thy, 'isabelle').add('begin'))).toBe('theory Use\n  imports Main "begin"\nbegin\nend\n');
+  });
+});
+
 describe('the walk refuses files whose module name no import can write', () => {
   it('skips them with the reason, counted; keeps the others', () => {
     const dir = mkdtempSync(join(tmpdir(), 'premise-lsp-names-'));

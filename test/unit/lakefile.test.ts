@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { leanLakefileLibraries, tomlLakefileLibraries } from '../../indexes/src/extract/lakefile.js';
+import { leanLakefileLibraries, MAX_LIBRARIES, tomlLakefileLibraries } from '../../indexes/src/extract/lakefile.js';
 import { discoverSources, lakeLibraries } from '../../indexes/src/extract/walk.js';
 
 describe('lakefile.lean', () => {
@@ -67,5 +67,31 @@ describe('the size limit', () => {
     const found = discoverSources([root]);
     expect(found.files.map((f) => f.module).sort()).toEqual(['Only.A', 'Other']);
     expect(found.warnings).toHaveLength(1);
+  });
+});
+
+describe('many libraries (issue 36 item 5)', () => {
+  it('a library declared many times counts once', () => {
+    expect(leanLakefileLibraries('lean_lib P\n'.repeat(1000) + '@[default_target] lean_lib P\n')).toEqual({ all: ['P'], defaults: ['P'] });
+    expect(tomlLakefileLibraries('defaultTargets = ["P", "P"]\n' + '[[lean_lib]]\nname = "P"\n'.repeat(1000))).toEqual({ all: ['P'], defaults: ['P'] });
+  });
+
+  it(`at most MAX_LIBRARIES are kept, the rest counted`, () => {
+    const n = MAX_LIBRARIES + 500;
+    const lean = leanLakefileLibraries(Array.from({ length: n }, (_, i) => `@[default_target] lean_lib L${i}\n`).join(''));
+    expect(lean.all).toHaveLength(MAX_LIBRARIES);
+    expect(lean.defaults).toHaveLength(MAX_LIBRARIES);
+    expect(lean.omitted).toBe(500);
+    const names = Array.from({ length: n }, (_, i) => `"L${i}"`);
+    const toml = tomlLakefileLibraries(`defaultTargets = [${names.join(', ')}]\n` + names.map((x) => `[[lean_lib]]\nname = ${x}\n`).join(''));
+    expect(toml.all).toHaveLength(MAX_LIBRARIES);
+    expect(toml.defaults).toHaveLength(MAX_LIBRARIES);
+    expect(toml.omitted).toBe(500);
+    // the walk says so
+    const root = mkdtempSync(join(tmpdir(), 'premise-lakefile-many-'));
+    writeFileSync(join(root, 'lakefile.lean'), Array.from({ length: n }, (_, i) => `lean_lib L${i}\n`).join(''));
+    const warnings: string[] = [];
+    expect(lakeLibraries(root, warnings)).toHaveLength(MAX_LIBRARIES);
+    expect(warnings.join('\n')).toContain(`declares ${n} libraries; the first ${MAX_LIBRARIES} are indexed`);
   });
 });

@@ -14,6 +14,7 @@ import { buildIndex } from '../../indexes/src/build.js';
 import { EXTERNAL_REFS_FILE, readExternalRefs } from '../../indexes/src/external-refs.js';
 import { IMPORTS_FILE, readModuleImports } from '../../indexes/src/module-imports.js';
 import { MAX_SIDECAR_BYTES } from '../../indexes/src/store/sidecar.js';
+import { MAX_MANIFEST_BYTES, readManifest } from '../../indexes/src/store/index-dir.js';
 
 const SAMPLE = join(__dirname, '..', 'fixtures', 'sample');
 
@@ -68,5 +69,22 @@ describe('index sidecars', () => {
     rmSync(join(dir, EXTERNAL_REFS_FILE));
     expect(spawnSync('mkfifo', [join(dir, EXTERNAL_REFS_FILE)]).status).toBe(0);
     expect(() => readExternalRefs(dir, 10)).toThrow(/external-refs\.json: not a regular file/);
+  });
+});
+
+describe('sizes past what can be read (issue 36 item 7)', () => {
+  it('a sidecar listed (and truly) 2 GiB: an error naming it, not a range error without a path', async () => {
+    const dir = await sampleIndex();
+    const m = manifestOf(dir);
+    m.files[IMPORTS_FILE].bytes = 2 ** 31;
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    truncateSync(join(dir, IMPORTS_FILE), 2 ** 31); // sparse: no disk taken
+    expect(() => readModuleImports(dir)).toThrow(new RegExp(`${join(dir, IMPORTS_FILE).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2147483648 bytes, more than`));
+  });
+
+  it('a manifest over MAX_MANIFEST_BYTES is not read: an error naming it', async () => {
+    const dir = await sampleIndex();
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifestOf(dir)) + ' '.repeat(MAX_MANIFEST_BYTES));
+    expect(() => readManifest(dir)).toThrow(/manifest\.json: \d+ bytes, more than the 4 MiB a manifest may have/);
   });
 });

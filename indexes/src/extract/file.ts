@@ -12,7 +12,7 @@ import { flatCopy } from '../sparse/terms.js';
 import { formalTerms } from './formal-terms.js';
 
 /** Files above this size are skipped (generated or binary files, not libraries). */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface FileResult {
   decls: ExtractedDecl[];

@@ -25,23 +25,34 @@ export interface HeaderImports {
 /** Lean header words that may stand before `import` on its line. */
 const LEAN_IMPORT_PREFIX = new Set(['public', 'meta', 'private']);
 
-/** Lean: skips whitespace and comments (nested `/- -/`) from `i`. */
+/**
+ * Lean: does a doc comment (`/--`, `/-!`) open at `i`? It is a token, not white space: the
+ * header ends before it (an import after it does not parse), and its text starts after the
+ * three characters, so `/--/` opens one that the `/` does not close (issue 36 item 6).
+ */
+const docCommentAt = (text: string, i: number) => text.startsWith('/--', i) || text.startsWith('/-!', i);
+
+/** Lean: skips whitespace and comments (nested `/- -/`) from `i`; stops at a doc comment. */
 function skipLean(text: string, i: number): number {
   for (;;) {
     while (i < text.length && /\s/.test(text[i]!)) i++;
     if (text.startsWith('--', i)) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl + 1;
-    } else if (text.startsWith('/-', i)) {
+    } else if (text.startsWith('/-', i) && !docCommentAt(text, i)) {
       i = blockCommentEnd(text, i) ?? text.length;
     } else return i;
   }
 }
 
-/** Past the Lean block comment (nested) opening at `at`; undefined when it never ends. */
+/**
+ * Past the Lean block comment (nested) opening at `at`; undefined when it never ends. As Lean
+ * reads it, the comment's text starts after the opener and the character after it (`/-x`),
+ * so `-/` cannot close it before its third character.
+ */
 function blockCommentEnd(text: string, at: number): number | undefined {
   let depth = 1;
-  let i = at + 2;
+  let i = at + 3;
   while (i < text.length && depth > 0) {
     if (text.startsWith('/-', i)) (depth++, (i += 2));
     else if (text.startsWith('-/', i)) (depth--, (i += 2));
@@ -66,7 +77,7 @@ function afterLine(text: string, end: number, line: string): { offset: number; t
       const nl = text.indexOf('\n', i);
       return nl < 0 ? { offset: text.length, text: `\n${line}` } : { offset: nl + 1, text: `${line}\n` };
     }
-    if (text.startsWith('/-', i)) {
+    if (text.startsWith('/-', i) && !docCommentAt(text, i)) {
       const after = blockCommentEnd(text, i);
       if (after === undefined) return undefined;
       i = after;
@@ -83,7 +94,7 @@ function inOpenComment(text: string, end: number): boolean {
     if (depth === 0 && text.startsWith('--', i)) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? end : nl + 1;
-    } else if (text.startsWith('/-', i)) (depth++, (i += 2));
+    } else if (text.startsWith('/-', i)) (depth++, (i += depth === 1 ? 3 : 2)); // an outermost opener takes the character after it
     else if (depth > 0 && text.startsWith('-/', i)) (depth--, (i += 2));
     else i++;
   }

@@ -7,7 +7,10 @@
  * 880 KB with an unbounded name pattern). Every pattern here is anchored to a
  * line or bounded in length; no scan goes back over text it has read. Not a
  * Lean or TOML parser: what `lake build` builds by default, as far as a
- * source-level reading can tell. Test: test/unit/lakefile.test.ts.
+ * source-level reading can tell. Each library counts once however often it is
+ * declared, and at most MAX_LIBRARIES are kept (the rest counted in `omitted`): the
+ * walk looks at each library's file and directory, on the same thread (95,000
+ * `lean_lib P` held a hover for 9 s). Test: test/unit/lakefile.test.ts.
  */
 
 export interface LakefileLibraries {
@@ -15,6 +18,20 @@ export interface LakefileLibraries {
   all: string[];
   /** Those marked as default targets. */
   defaults: string[];
+  /** Distinct libraries declared past MAX_LIBRARIES, not kept (absent when none). */
+  omitted?: number;
+}
+
+/** The most libraries kept of one lakefile: far above real ones (Mathlib declares a handful). */
+export const MAX_LIBRARIES = 1024;
+
+/** Each name once, in order of first declaration, the first MAX_LIBRARIES; defaults among those kept. */
+function bounded(all: string[], defaults: string[]): LakefileLibraries {
+  const unique = [...new Set(all)];
+  const kept = unique.slice(0, MAX_LIBRARIES);
+  const keep = new Set(kept);
+  const out: LakefileLibraries = { all: kept, defaults: [...new Set(defaults)].filter((n) => keep.has(n)) };
+  return unique.length > kept.length ? { ...out, omitted: unique.length - kept.length } : out;
 }
 
 /** A library name longer than this is no real one (Mathlib's longest is 20 characters). */
@@ -31,7 +48,7 @@ export function leanLakefileLibraries(text: string): LakefileLibraries {
     all.push(name);
     if (m[1]) defaults.push(name);
   }
-  return { all, defaults };
+  return bounded(all, defaults);
 }
 
 /** `[[lean_lib]]` tables' `name`, and the top-level `defaultTargets` array, in a lakefile.toml. */
@@ -66,5 +83,5 @@ export function tomlLakefileLibraries(text: string): LakefileLibraries {
       defaults = open < 0 || close < open ? [] : [...value.slice(open + 1, close).matchAll(/"([^"\n]*)"|'([^'\n]*)'/g)].map((x) => (x[1] ?? x[2])!).filter((n) => n);
     }
   }
-  return { all, defaults: (defaults ?? []).filter((n) => all.includes(n)) };
+  return bounded(all, defaults ?? []);
 }

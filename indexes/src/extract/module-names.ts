@@ -8,8 +8,8 @@
  * Lean: a dotted path whose every component is a Lean identifier, written as it
  * is, or one that `«…»` can quote (no `«`, `»`, no control, format or
  * line-separator character), written quoted; a component that is a keyword
- * (`end`, `import`, …) is quoted too. Isabelle: a theory name written bare when it
- * is made of `A-Za-z0-9_'.`, else in double quotes, provided it holds no `"`,
+ * (`end`, `import`, `macro`, …) is quoted too. Isabelle: a theory name written bare when it
+ * is made of `A-Za-z0-9_'.` and is no header keyword (`begin`, `imports`, …), else in double quotes, provided it holds no `"`,
  * `\`, cartouche, backquote, white space, control or format character (Isabelle
  * strings have no escape for a quote we would trust here). Anything else is
  * never offered for import: a name is data from the disk or an index, and must
@@ -18,11 +18,22 @@
 import type { Lang } from './record.js';
 import { isIdRest, isIdStart } from './lean/lex.js';
 
-/** Lean words that read as keywords, never as a module name component, when written bare. */
+/**
+ * Lean words that read as keywords (tokens of Lean's own grammar), never as a module name
+ * component, when written bare: quoted. Quoting a word that is no keyword is harmless
+ * (`«x»` is `x`), so the list errs on the side of more (issue 36 item 6: `macro`, `syntax`,
+ * `run_cmd` were written bare).
+ */
 const LEAN_KEYWORDS = new Set([
-  'import', 'prelude', 'module', 'public', 'meta', 'private', 'all', 'end', 'open', 'section', 'namespace', 'theorem', 'lemma',
+  'import', 'prelude', 'module', 'public', 'meta', 'private', 'protected', 'all', 'end', 'open', 'section', 'namespace', 'theorem', 'lemma',
   'def', 'example', 'variable', 'universe', 'where', 'at', 'by', 'fun', 'have', 'show', 'from', 'then', 'else', 'if', 'do',
-  'let', 'in', 'match', 'with', 'instance', 'structure', 'class', 'inductive', 'axiom', 'abbrev', 'opaque', 'set_option',
+  'let', 'in', 'match', 'with', 'instance', 'structure', 'class', 'inductive', 'coinductive', 'axiom', 'abbrev', 'opaque', 'set_option',
+  'macro', 'macro_rules', 'syntax', 'elab', 'elab_rules', 'notation', 'infix', 'infixl', 'infixr', 'prefix', 'postfix', 'declare_syntax_cat',
+  'run_cmd', 'run_elab', 'run_meta', 'attribute', 'deriving', 'mutual', 'noncomputable', 'partial', 'unsafe', 'scoped', 'local', 'omit',
+  'include', 'export', 'extends', 'initialize', 'builtin_initialize', 'termination_by', 'decreasing_by', 'suffices', 'calc', 'nomatch',
+  'nofun', 'for', 'unless', 'return', 'mut', 'try', 'catch', 'finally', 'break', 'continue', 'using', 'Type', 'Sort', 'Prop', 'add_decl_doc',
+  'register_simp_attr', 'register_option', 'builtin_simproc', 'simproc', 'dsimproc', 'irreducible_def', 'alias', 'hiding', 'renaming',
+  'nonrec', 'rec', 'obtain',
 ]);
 
 /** Characters no written name may hold: controls, format characters (bidi overrides included), line and paragraph separators. */
@@ -60,12 +71,14 @@ export function leanModuleSyntax(module: string): string | undefined {
 }
 
 const ISABELLE_BARE = /^[A-Za-z0-9_'.]+$/;
+/** Words of a theory header (and its neighbours) that a bare theory name would be read as: quoted (issue 36 item 6). */
+const ISABELLE_KEYWORDS = new Set(['begin', 'imports', 'keywords', 'abbrevs', 'theory', 'end', 'and', 'in', 'is', 'if', 'for', 'where', 'open', 'when', 'chapter', 'section', 'text']);
 const ISABELLE_UNQUOTABLE = /["\\‹›`\s]/u;
 
 /** An Isabelle theory name as `imports` writes it (`Main`, `"HOL-Library.Multiset"`), or undefined when it cannot be written safely. */
 export function isabelleTheorySyntax(theory: string): string | undefined {
   if (!theory || theory.length > MAX_NAME_CHARS) return undefined;
-  if (ISABELLE_BARE.test(theory)) return theory;
+  if (ISABELLE_BARE.test(theory) && !ISABELLE_KEYWORDS.has(theory)) return theory;
   if (ISABELLE_UNQUOTABLE.test(theory) || UNSAFE.test(theory)) return undefined;
   return `"${theory}"`;
 }

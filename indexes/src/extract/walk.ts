@@ -204,6 +204,10 @@ export function lakeLibraries(root: string, warnings: string[] = []): string[] |
     if (text === undefined) return undefined;
     found = tomlLakefileLibraries(text);
   } else return undefined;
+  if (found.omitted) {
+    const n = found.all.length + found.omitted;
+    warnings.push(`${root}: its lakefile declares ${n} libraries; the first ${found.all.length} are indexed`);
+  }
   const libs = found.defaults.length ? found.defaults : found.all;
   return libs.length ? libs : undefined;
 }

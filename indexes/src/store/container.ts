@@ -248,12 +248,16 @@ export class Container {
   }
 }
 
+/** The most one readSync takes. */
+const MAX_READ = 1024 * 1024 * 1024;
+
 /** Reads exactly `bytes` at `position` into a fresh (8-byte aligned) buffer. */
 export function readAt(fd: number, position: number, bytes: number): Buffer {
   const buf = Buffer.allocUnsafeSlow(bytes);
   let done = 0;
   while (done < bytes) {
-    const n = readSync(fd, buf, done, bytes - done, position + done);
+    // one read takes at most 2 GiB - 1 bytes (node's bound): larger ones in pieces
+    const n = readSync(fd, buf, done, Math.min(bytes - done, MAX_READ), position + done);
     if (n === 0) break;
     done += n;
   }

@@ -159,10 +159,15 @@ export class IndexVersionError extends Error {
   }
 }
 
+/** The most bytes a manifest may have: real ones are a few KiB; a 300 MB one was read whole (936 MB, 5 s; issue 36 item 7). */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
 export function readManifest(dir: string): Manifest {
   const path = join(dir, 'manifest.json');
   if (!existsSync(path)) throw new IndexFileError(path, 'no such file (is this an index directory? build one with `premise-lsp index`)');
-  if (!statSync(path).isFile()) throw new IndexFileError(path, 'not a regular file');
+  const st = statSync(path);
+  if (!st.isFile()) throw new IndexFileError(path, 'not a regular file');
+  if (st.size > MAX_MANIFEST_BYTES) throw new IndexFileError(path, `${st.size} bytes, more than the ${MAX_MANIFEST_BYTES / 2 ** 20} MiB a manifest may have (real ones are a few KiB)`);
   let m: Manifest;
   try {
     m = JSON.parse(readFileSync(path, 'utf8'));

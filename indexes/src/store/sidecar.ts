@@ -21,6 +21,13 @@ import { readManifest, type Manifest } from './index-dir.js';
  */
 export const MAX_SIDECAR_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The most a listed sidecar may have: a JSON text longer than V8's longest string (about
+ * 512 Mi characters) cannot be parsed at all, and a 2 GiB one failed with a range error that
+ * named no file (issue 36 item 7).
+ */
+export const MAX_LISTED_SIDECAR_BYTES = 512 * 1024 * 1024;
+
 /** The text of sidecar `name` of the index in `dir`; undefined when the index has none. */
 export function readSidecarText(dir: string, name: string): string | undefined {
   // a directory without a manifest (tests, a directory being written): the file beside, unlisted
@@ -39,6 +46,7 @@ export function readSidecarText(dir: string, name: string): string | undefined {
   const want = m?.files?.[name];
   if (want) {
     if (size !== want.bytes) throw new IndexFileError(path, `size ${size} bytes, manifest says ${want.bytes} (truncated or replaced)`);
+    if (size > MAX_LISTED_SIDECAR_BYTES) throw new IndexFileError(path, `${size} bytes, more than the ${MAX_LISTED_SIDECAR_BYTES / 2 ** 20} MiB a side file can have; rebuild the index`);
   } else if (size > MAX_SIDECAR_BYTES) {
     throw new IndexFileError(path, `${size} bytes, more than the ${MAX_SIDECAR_BYTES / 2 ** 20} MiB an unlisted ${name} may have; rebuild the index`);
   }

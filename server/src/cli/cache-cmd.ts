@@ -10,6 +10,7 @@ import { cacheRoot } from '../../../indexes/src/packages.js';
 import { removeEntryDir } from '../../../indexes/src/cache-dir.js';
 import { cacheReport, type EntryReport } from '../indexing/cache-state.js';
 import { parse, UsageError } from './args.js';
+import { printable } from './printable.js';
 
 export async function cacheCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { all: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
@@ -26,16 +27,16 @@ export async function cacheCommand(argv: string[]): Promise<number> {
   }
   const doomed = entries.filter((e) => e.state !== 'building' && e.state !== 'foreign' && (values.all || e.state === 'stale' || e.state === 'leftover'));
   for (const e of entries) {
-    if (e.state === 'foreign') process.stderr.write(`premise-lsp: left alone: ${e.dir} (named like a cache entry, but premise-lsp did not mark it as its own)\n`);
+    if (e.state === 'foreign') process.stderr.write(`premise-lsp: left alone: ${printable(e.dir)} (named like a cache entry, but premise-lsp did not mark it as its own)\n`);
   }
   let bytes = 0;
   for (const e of doomed) {
     if (!values['dry-run'] && !removeEntryDir(cache, e)) continue;
     bytes += e.bytes;
-    process.stdout.write(`${values['dry-run'] ? 'would remove' : 'removed'} ${e.dir} (${e.state}, ${formatBytes(e.bytes)})\n`);
+    process.stdout.write(`${values['dry-run'] ? 'would remove' : 'removed'} ${printable(e.dir)} (${e.state}, ${formatBytes(e.bytes)})\n`);
   }
   const kept = entries.length - doomed.length;
-  process.stderr.write(`premise-lsp: ${values['dry-run'] ? 'would free' : 'freed'} ${formatBytes(bytes)} in ${cache}; ${kept} entr${kept === 1 ? 'y' : 'ies'} kept\n`);
+  process.stderr.write(`premise-lsp: ${values['dry-run'] ? 'would free' : 'freed'} ${formatBytes(bytes)} in ${printable(cache)}; ${kept} entr${kept === 1 ? 'y' : 'ies'} kept\n`);
   return 0;
 }
 
@@ -68,11 +69,11 @@ const when = (ms: number) => {
 };
 
 function formatList(cache: string, entries: EntryReport[]): string {
-  if (!entries.length) return `no cache entries in ${cache}\n`;
-  const rows = entries.map((e) => [e.state, e.kind, formatBytes(e.bytes), when(e.lastUsed), e.name, e.usedBy.map((u) => u.root).join(', ') || '-']);
+  if (!entries.length) return `no cache entries in ${printable(cache)}\n`;
+  const rows = entries.map((e) => [e.state, e.kind, formatBytes(e.bytes), when(e.lastUsed), printable(e.name), e.usedBy.map((u) => printable(u.root)).join(', ') || '-']);
   const head = ['state', 'kind', 'size', 'last used', 'entry', 'project'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ') + '\n';
   const total = entries.reduce((s, e) => s + e.bytes, 0);
-  return `cache: ${cache}\n` + line(head) + rows.map(line).join('') + `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, ${formatBytes(total)}\n`;
+  return `cache: ${printable(cache)}\n` + line(head) + rows.map(line).join('') + `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, ${formatBytes(total)}\n`;
 }

@@ -1,5 +1,6 @@
 /** `premise-lsp extract <source-dir>... [--out records.jsonl]`: declarations as JSON lines (training data, debugging). */
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { extractCorpus } from '../../../indexes/src/build.js';
 import { MEMORY_SKIP } from '../../../indexes/src/extract/parallel.js';
 import { openOutFile } from '../../../indexes/src/store/out-path.js';
@@ -21,7 +22,11 @@ export async function extractCommand(argv: string[]): Promise<number> {
     if (failed) break;
     if (!out.write(JSON.stringify(r) + '\n')) await drained(out, file);
   }
-  if (file) await new Promise<void>((res) => file.end(() => res()));
+  // the end's own failure too (the last write's ENOSPC on /dev/full: before, exit 0)
+  if (file && !failed) {
+    file.end();
+    await finished(file).catch((e: Error) => (failed ??= e));
+  } else file?.destroy();
   if (failed) throw new Error(`cannot write ${values.out}: ${failed.message}`);
   for (const w of corpus.warnings) if (w.includes(MEMORY_SKIP)) process.stderr.write(`warning: ${w}\n`);
   process.stderr.write(

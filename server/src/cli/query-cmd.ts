@@ -8,14 +8,16 @@ import { LLM_FLAGS, llmClientFromFlags } from './llm-flags.js';
 import { searchWithLlm } from '../llm/search.js';
 import { orderByImports } from '../../../indexes/src/module-imports.js';
 import { IMPORT_FLAGS, importChoice, importRequest, importSearchOptions } from './import-flags.js';
+import { printable } from './printable.js';
 import { readStdinText } from './stdin.js';
 
 function formatHit(h: SearchHit & { needsImport?: string }): string {
   const parts = Object.entries(h.parts)
     .map(([k, v]) => `${k} ${(v as number).toFixed(3)}`)
     .join(', ');
-  const stmt = h.statement.length > 200 ? h.statement.slice(0, 197) + '…' : h.statement;
-  return `${String(h.rank).padStart(3)}. ${h.name}  [${h.kind}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${h.file}:${h.range.start.line + 1}${h.needsImport ? `  (needs import ${h.needsImport})` : ''}`;
+  const stmt = printable(h.statement.length > 200 ? h.statement.slice(0, 197) + '…' : h.statement);
+  const p = printable;
+  return `${String(h.rank).padStart(3)}. ${p(h.name)}  [${p(h.kind)}]  score ${h.score.toFixed(3)} (${parts})\n     ${stmt}\n     ${p(h.file)}:${h.range.start.line + 1}${h.needsImport ? `  (needs import ${p(h.needsImport)})` : ''}`;
 }
 
 /** A hit as `--json` prints it: with `path`, its source file's absolute path, when it is found under the index's source roots. */

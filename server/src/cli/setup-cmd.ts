@@ -4,7 +4,7 @@
  * premise-lsp shim is never overwritten, and then neither is written) and prints the
  * settings.json line that puts DIR first on the Lean extension's PATH.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packageRoot, packageVersion, realPath } from '../paths.js';
 import { parse, UsageError } from './args.js';
@@ -21,7 +21,7 @@ export async function setupCommand(argv: string[]): Promise<number> {
   const tools = Object.keys(SHIM_TOOLS) as ShimTool[];
   for (const tool of tools) {
     const file = join(dir, tool);
-    if (existsSync(file) && !readFileSync(file, 'latin1').includes(shimMarker(tool))) {
+    if (existsSync(file) && !isShim(file, tool)) {
       throw new Error(`${file} exists and is not a premise-lsp shim; it is left as it is (choose another --shim-dir)`);
     }
   }
@@ -45,4 +45,28 @@ export async function setupCommand(argv: string[]): Promise<number> {
       `To undo: remove the setting and delete ${dir}.\n`,
   );
   return 0;
+}
+
+/**
+ * Is the file at `path` premise-lsp's `tool` shim (its marker on the second line)? Only a regular
+ * file is looked into, and only its first 4 KiB: a FIFO there hung `setup vscode` for ever
+ * (opened without blocking, then looked at: issue 36 item 7), a real lake or lean is megabytes.
+ */
+function isShim(path: string, tool: ShimTool): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('latin1').includes(shimMarker(tool));
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -58,13 +58,19 @@ export const REQUEST_TIMEOUT_MS = 20_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /**
  * How long a connection may send nothing while none of its requests is being worked on: one that
- * opens and never sends a byte is closed after this, with nothing written. (Node's header timeout
- * also times a connection's first request from its opening, so with equal timeouts it may close such
- * a connection first, at its next check, with a 408: either way it is closed.)
+ * opens and never sends a byte is closed after this, with nothing written. Shorter than the header
+ * timeout, so that idle connections are the first to go (issue 36 item 4).
  */
-export const IDLE_TIMEOUT_MS = 10_000;
-/** Most connections open at once; node closes any beyond it as it comes (`maxConnections`). */
+export const IDLE_TIMEOUT_MS = 5_000;
+/**
+ * Most connections open at once. A connection past it closes the oldest idle one (none of its
+ * requests being worked on: silent, between requests, or still sending headers) to make room,
+ * or is itself closed when every other is being answered: idle connections, reopened as soon as
+ * they are closed, never lock a caller out (test/unit/http-server.test.ts).
+ */
 export const MAX_CONNECTIONS = 256;
+/** Node's own cap (`maxConnections`), a backstop for a burst of connections faster than closed ones go: twice ours. */
+const NODE_MAX_CONNECTIONS = 2 * MAX_CONNECTIONS;
 /** How often node checks the header and request timeouts (its default, 30 s, would stretch them). */
 const TIMEOUT_CHECK_MS = 1_000;
 /** On SIGTERM/SIGINT, how long requests being answered get before every connection is closed. */
@@ -143,6 +149,8 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
   let admitted = 0;
   /** Connections with a request being answered: the idle timeout spares them. */
   const busy = new Map<Socket, number>();
+  /** Open connections, the one idle longest first (moved to the end when a request of its ends). */
+  const open = new Set<Socket>();
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = createServer(
     { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout, requestTimeout: Math.max(headersTimeout, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS), keepAliveTimeout: opts.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout) },
@@ -153,6 +161,8 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
         const n = (busy.get(socket) ?? 1) - 1;
         if (n > 0) busy.set(socket, n);
         else busy.delete(socket);
+        // idle from now: the newest of the idle ones
+        if (open.delete(socket)) open.add(socket);
       });
       const send = (status: number, body: unknown, headers: Record<string, string> = {}, text?: string) => {
         if (res.headersSent || res.destroyed) return;
@@ -208,7 +218,23 @@ export function createApiServer(api: HttpApi, log: (line: string) => void, opts:
       }
     },
   );
-  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
+  const cap = opts.maxConnections ?? MAX_CONNECTIONS;
+  server.maxConnections = opts.maxConnections === undefined ? NODE_MAX_CONNECTIONS : 2 * cap;
+  // past the cap, the oldest idle connection makes room; when none is idle, the new one is closed
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    if (open.size <= cap) return;
+    let victim = socket;
+    for (const s of open) {
+      if (s !== socket && !busy.has(s)) {
+        victim = s;
+        break;
+      }
+    }
+    open.delete(victim);
+    victim.destroy();
+  });
   // what node answers a request it cannot read (as its own default does), with a JSON {error} body; the
   // rest of what the client sends is read and discarded for a moment, so that it gets the answer, not a reset
   const answered = new WeakSet<Socket>();

@@ -13,10 +13,16 @@
  * recorded before that is judged by `isabelle` on PATH (the user's own) when it
  * was served with that, else it is unknown. Tests: test/cli/cache-hostile.test.ts,
  * test/protocol/auto-index-isabelle.test.ts.
+ *
+ * Judging a use walks its project (the workspace key covers its files): only a root premise-lsp
+ * could have recorded is walked (`rootRefused`: never the file system's root or a directory
+ * holding the home directory, and for a workspace or dependencies entry only the project its own
+ * manifest was built from); any other use is unknown (test/unit/cache-dir.test.ts).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { listEntryDirs, type EntryDir, type ProjectUse } from '../../../indexes/src/cache-dir.js';
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { listEntryDirs, readEntryFile, type EntryDir, type ProjectUse } from '../../../indexes/src/cache-dir.js';
 import { isComplete, isLakeProject, type CacheEntry } from '../../../indexes/src/packages.js';
 import { theoryFiles } from '../../../indexes/src/isabelle-sessions.js';
 import { Logger } from '../lsp/log.js';
@@ -53,7 +59,7 @@ export async function cacheReport(cache: string, opts: CacheReportOptions = {}):
     else {
       state = 'stale';
       for (const u of e.usedBy) {
-        const dirs = await used(u);
+        const dirs = rootRefused(u.root, e, opts.env) ? 'unknown' : await used(u);
         if (dirs === 'unknown') state = state === 'fresh' ? state : 'unknown';
         else if (dirs?.has(resolve(e.dir))) state = 'fresh';
       }
@@ -61,6 +67,41 @@ export async function cacheReport(cache: string, opts: CacheReportOptions = {}):
     out.push({ ...e, state });
   }
   return out;
+}
+
+const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+function realOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/**
+ * Why a root recorded as using `entry` is not walked to judge it, or undefined when it may be:
+ * a relative path, the file system's root or a directory holding the home directory (no project
+ * premise-lsp indexes; walking it reads the whole disk), or, for an entry of one project's own
+ * (workspace, dependencies), a root other than the one its manifest records its sources in.
+ */
+export function rootRefused(root: string, entry: Pick<EntryDir, 'dir' | 'kind'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!isAbsolute(root)) return `${root}: not an absolute path`;
+  const real = realOr(root);
+  if (dirname(real) === real) return `${root}: the file system's root`;
+  const home = realOr(env.HOME || homedir());
+  if (real !== home && within(home, real)) return `${root}: a directory that holds the home directory`;
+  if (entry.kind !== 'workspace' && entry.kind !== 'dependencies') return undefined;
+  let sources: string[] = [];
+  try {
+    const m = JSON.parse(readEntryFile(join(entry.dir, 'manifest.json'), 1 << 20) ?? 'null') as { sources?: unknown } | null;
+    if (Array.isArray(m?.sources)) sources = m.sources.filter((x): x is string => typeof x === 'string').map((x) => resolve(x));
+  } catch {
+    /* no sources recorded */
+  }
+  const r = resolve(root);
+  const ok = entry.kind === 'workspace' ? sources.includes(r) : sources.length > 0 && sources.every((x) => x !== r && within(x, r));
+  return ok ? undefined : `${root}: not the root the entry's manifest records its sources under`;
 }
 
 /**

@@ -6,12 +6,14 @@
  * interval; a file that changed, appeared or went away is read again and its
  * declarations put into the engine's overlay (file-overlay.ts, as the language
  * server's live index does for open documents). The first scan reads every file
- * once, so that a declaration later deleted or renamed is removed. Runs on the
- * server's thread, one scan at a time; a failure is logged, never fatal.
+ * once, so that a declaration later deleted or renamed is removed. A file the index
+ * build skips for its size (MAX_FILE_BYTES) is not read here either (test/unit/workspace-watch.test.ts).
+ * Runs on the server's thread, one scan at a time; a failure is logged, never fatal.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { extractRecords } from '../../../indexes/src/extract/extract.js';
+import { MAX_FILE_BYTES } from '../../../indexes/src/extract/file.js';
 import { discoverSources, type SourceFile } from '../../../indexes/src/extract/walk.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { LIVE_INDEX_MAX_CHARS, syncDeclarations } from './file-overlay.js';
@@ -77,6 +79,15 @@ export class WorkspaceWatcher {
         const stamp = `${st.size}:${st.mtimeMs}`;
         const before = this.seen.get(f.path);
         if (before?.stamp === stamp) continue;
+        if (!st.isFile() || st.size > MAX_FILE_BYTES) {
+          // as the index build does: not read (a 300 MB file was read whole), nothing of it served
+          const names = [...(before?.declared ?? [])];
+          if (names.length) this.engine.remove(names);
+          removed += names.length;
+          this.seen.set(f.path, { stamp, declared: [] });
+          this.log(`workspace: ${f.path} skipped, ${st.isFile() ? `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB (as the index build skips it)` : 'not a regular file'}`);
+          continue;
+        }
         // the baseline only learns what each file declares: the index was built from these very files
         const r = await this.read(f, before?.declared ?? [], baseline);
         if (!r) continue;

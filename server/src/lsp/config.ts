@@ -20,7 +20,9 @@ export interface PremiseConfig {
   upstreamHangTimeoutMs: number;
   /**
    * How long the prover may stay silent before answering the editor's initialize
-   * (0 = wait for ever); then premise-lsp answers it and goes on without the prover.
+   * (0 = wait for ever), and a fifth of how long it may take in all however much it
+   * writes meanwhile (INITIALIZE_TOTAL_FACTOR); then premise-lsp answers it and goes
+   * on without the prover.
    * Unset: `INITIALIZE_WAIT_MS`, or for ever for Isabelle (it builds its session first).
    */
   upstreamInitializeTimeoutMs?: number;

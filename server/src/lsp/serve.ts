@@ -48,6 +48,13 @@ export interface ServeOptions {
   onExit?: (code: number) => void;
 }
 
+/**
+ * Bytes of output queued for the editor past which its requests are no longer read until it
+ * reads: far above one reply, far below what a flood of requests whose answers nobody reads
+ * would pile up (2.1 GB in 30 s of completion requests before this bound).
+ */
+export const MAX_QUEUED_REPLY_BYTES = 1024 * 1024;
+
 export async function serve(opts: ServeOptions): Promise<void> {
   const log = opts.log instanceof Logger ? opts.log : new Logger(opts.log ?? process.stderr);
   // Flow control: while the editor does not read what we write, the prover's output is not read either
@@ -57,6 +64,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log.log(said.has(what) ? 'debug' : 'info', said.has(what) ? what : `${what} (logged once; later ones at debug level)`);
     said.add(what);
   };
+  // The editor's input is held for either of two reasons: the prover does not read what it sends, or the
+  // editor does not read the replies premise-lsp makes itself (completion, premise-lsp.search…), which
+  // would otherwise pile up without bound (issue 36 item 3).
+  const holds = new Set<'prover' | 'replies'>();
+  const holdInput = (why: 'prover' | 'replies', on: boolean) => {
+    if (on) holds.add(why);
+    else holds.delete(why);
+    if (holds.size) input.pause();
+    else input.resume();
+  };
   const writer = new FrameWriter(
     opts.stdout as Writable,
     (e) => log.error(`cannot write to the editor: ${e.message}`),
@@ -64,6 +81,13 @@ export async function serve(opts: ServeOptions): Promise<void> {
       if (full) holding("the editor is not reading: holding the prover's output until it does");
       if (full) session.link?.holdOutput();
       else session.link?.releaseOutput();
+    },
+    {
+      holdBytes: MAX_QUEUED_REPLY_BYTES,
+      onHold: (on) => {
+        if (on) holding('the editor is not reading its replies: holding its requests until it does');
+        holdInput('replies', on);
+      },
     },
   );
   const editor = new EditorChannel(writer);
@@ -84,8 +108,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       ...router.hooks,
       onPressure: (full: boolean) => {
         if (full) holding("the prover is not reading: holding the editor's input until it does");
-        if (full) input.pause();
-        else input.resume();
+        holdInput('prover', full);
       },
     };
     const link = new UpstreamLink(spec, hooks, {

@@ -15,7 +15,9 @@
  *   triggers a restart with exponential back-off.
  * - The editor's `initialize` is not a hang (a prover may build for minutes before
  *   answering it); it has its own bound, `initializeTimeoutMs` of silence (no
- *   message and no stderr line), after which `onInitializeTimeout` decides.
+ *   message and no stderr line), or INITIALIZE_TOTAL_FACTOR times that in all (a
+ *   prover writing a stderr line every 500 ms never fell silent: issue 36 item 7,
+ *   test/protocol/init-timeout.test.ts), after which `onInitializeTimeout` decides.
  * - Flow control: `holdOutput` stops reading the prover's stdout (the editor is not
  *   reading ours), `releaseOutput` reads on; `onPressure` says when the prover is
  *   not reading what is written to it.
@@ -35,6 +37,9 @@ import {
   type RequestMessage,
   type ResponseMessage,
 } from '../jsonrpc/messages.js';
+
+/** The editor's initialize waits at most this many times `initializeTimeoutMs` in all, however chatty the prover. */
+export const INITIALIZE_TOTAL_FACTOR = 5;
 
 export type UpstreamState =
   | { tag: 'starting'; child: ChildTransport; generation: number }
@@ -404,11 +409,13 @@ export class UpstreamLink {
     const init = [...this.forwarded.values()].find((f) => f.msg.method === 'initialize');
     if (init) {
       // not a hang (Isabelle builds its session first): bounded by its own limit, counted from the last sign of life
+      // and by a multiple of it in all: a prover that writes a line now and then never falls silent
       const limit = this.opts.initializeTimeoutMs;
       const silent = Date.now() - Math.max(init.sentAt, this.lastSign);
-      if (limit > 0 && silent > limit && !this.initializeReported) {
+      const total = limit * INITIALIZE_TOTAL_FACTOR;
+      if (limit > 0 && !this.initializeReported && (silent > limit || Date.now() - init.sentAt > total)) {
         this.initializeReported = true;
-        this.hooks.onInitializeTimeout?.(init, limit);
+        this.hooks.onInitializeTimeout?.(init, silent > limit ? limit : total);
       }
       return;
     }

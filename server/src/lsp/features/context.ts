@@ -31,11 +31,29 @@ export function langFor(ctx: FeatureContext, uri?: string): Lang | undefined {
 }
 
 /**
- * Whose syntax a document is written in: the prover's, or (standalone, or a
- * prover of another kind) the document's own language, so that an insertion into
- * a `.thy` file is Isabelle's (`simp add: name`, no Lean `]`) whatever the server
- * fronts; `generic` only when neither says.
+ * The language a document is written in: its file's extension (`.lean`, `.thy`) first, then
+ * the editor's language id, then the prover's flavour; undefined when none says. An edit
+ * into the document (an insertion, an import) is written in this language, whatever the
+ * server fronts: a `.thy` file served under `--lean` gets no Lean `import` (issue 36 item 6).
+ */
+export function docLanguage(ctx: FeatureContext, uri: string | undefined): Lang | undefined {
+  if (uri !== undefined) {
+    const path = uri.replace(/[?#].*$/, '');
+    if (path.endsWith('.lean')) return 'lean';
+    if (path.endsWith('.thy')) return 'isabelle';
+    const id = ctx.docs.get(uri)?.languageId ?? '';
+    if (id.startsWith('lean')) return 'lean';
+    if (id.startsWith('isabelle')) return 'isabelle';
+  }
+  const flavor = ctx.flavor();
+  return flavor === 'lean' || flavor === 'isabelle' ? flavor : undefined;
+}
+
+/**
+ * Whose syntax a document is written in: the document's own language (`docLanguage`),
+ * so that an insertion into a `.thy` file is Isabelle's (`simp add: name`, no Lean `]`)
+ * whatever the server fronts; `generic` only when nothing says.
  */
 export function syntaxFor(ctx: FeatureContext, uri: string | undefined): Flavor {
-  return langFor(ctx, uri) ?? ctx.flavor();
+  return docLanguage(ctx, uri) ?? ctx.flavor();
 }

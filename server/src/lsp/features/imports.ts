@@ -17,7 +17,7 @@ import { importSyntax } from '../../../../indexes/src/extract/module-names.js';
 import type { Lang } from '../../../../indexes/src/extract/record.js';
 import { headerScope, importableNames, orderByImports, type ImportPolicy, type ImportScope } from '../../../../indexes/src/module-imports.js';
 import type { ModuleImports, PremiseInfo, PremiseSearch, SearchOptions } from '../../engine/types.js';
-import { langFor, type FeatureContext } from './context.js';
+import { docLanguage, langFor, type FeatureContext } from './context.js';
 
 export interface FileImports {
   readonly policy: ImportPolicy;
@@ -66,13 +66,18 @@ function scopeOf(graph: ModuleImports, lang: Lang, own: string | undefined, head
   return scope;
 }
 
-/** The import scope of an open document, from its current text (cached per version and index); undefined without a document, an engine or a language. */
+/**
+ * The import scope of an open document, from its current text (cached per version and index);
+ * undefined without a document, an engine or a language, and for a document written in another
+ * language than the premises searched (a `.thy` file served under `--lean`: no import of one
+ * prover's module can be written in the other's file).
+ */
 export function fileImports(ctx: FeatureContext, uri: string | undefined): FileImports | undefined {
   if (!uri) return undefined;
   const doc = ctx.docs.get(uri);
   const engine = ctx.engines.now();
   const lang = langFor(ctx, uri);
-  if (!doc || !engine || !lang) return undefined;
+  if (!doc || !engine || !lang || docLanguage(ctx, uri) !== lang) return undefined;
   const policy = ctx.config().imports;
   const graph = engine.moduleImports();
   const hit = byDoc.get(uri);
