@@ -47,6 +47,8 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
       else s.docs.change(m.params);
       const uri = uriOf(m.params);
       if (typeof uri === 'string') s.live.touched(uri);
+      // the user types: trials stop (after the edit has gone to the prover: `finally`)
+      if (!open && typeof uri === 'string') s.trials.userEdited(uri);
       if (open) lifecycle.documentOpened(uri);
     } finally {
       ctx.forwardDocSync(raw);
@@ -72,6 +74,7 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
           if (typeof uri === 'string') {
             s.goals.forget(uri);
             s.live.closed(uri);
+            s.trials.userClosed(uri);
           }
         } finally {
           ctx.forwardDocSync(raw);
