@@ -113,3 +113,174 @@ describe('premise-lsp.try', () => {
     expect(apply).toEqual({ step: 'apply Nat.le_of_lt_succ', premise: 'Nat.le_of_lt_succ', outcome: 'progress', goals: ['m n : ℕ\nh : m < n + 1\n⊢ m < n + 1'] });
   });
 });
+
+/** Resolves once the fake Lean has received a message matching `pred` (it records everything it reads). */
+async function proverGot(prover: () => { dir: string; msg: Msg }[], pred: (m: Msg) => boolean) {
+  for (let i = 0; i < 500; i++) {
+    if (prover().some((x) => x.dir === 'in' && pred(x.msg))) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the prover never got the message');
+}
+
+const shadowOpened = (m: Msg) => m.method === 'textDocument/didOpen' && m.params.textDocument.uri.includes(SHADOW);
+
+describe('trials and the editor', () => {
+  it("a user's edit during a trial stops it: the command says so, and the prover holds the editor's text at the editor's versions", async () => {
+    const { e, prover } = await start();
+    // this step takes 400 ms more to elaborate: the edit comes while Lean is at it
+    const { uri, text } = await openTrials(e, (t) => t + '-- step: exact add_comm a b => closes (ms: 400)\n');
+    const pending = tryAt(e, uri, posOf(text, '  exact ', 8));
+    await proverGot(prover, shadowOpened);
+    const change = { range: { start: posOf(text, 'theorem le_example'), end: posOf(text, 'theorem le_example') }, text: '-- typed\n' };
+    e.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [change] });
+    const r = await pending;
+    expect(r.error?.code).toBe(-32801);
+    const sent = prover().filter((x) => x.dir === 'in').map((x) => x.msg);
+    const waits = sent.filter((m) => m.method === 'textDocument/waitForDiagnostics').map((m) => m.id);
+    expect(sent.some((m) => m.method === '$/cancelRequest' && waits.includes(m.params.id))).toBe(true);
+    // the user's document: only what the editor sent, as it sent it
+    const mine = sent.filter((m) => m.params?.textDocument?.uri === uri && /didOpen|didChange/.test(m.method));
+    expect(mine.map((m) => m.params.textDocument.version)).toEqual([1, 2]);
+    const docs = await e.request('fake/documents', {});
+    expect(docs.result[uri].text).toBe(TextDocument.applyEdits(TextDocument.create(uri, 'lean', 1, text), [{ range: change.range, newText: change.text }]));
+    expect(leaked(e)).toEqual([]);
+  });
+
+  it('reports progress while trials run', async () => {
+    const { e } = await start();
+    const { uri, text } = await openTrials(e);
+    await tryAt(e, uri, posOf(text, '  exact ', 8));
+    const progress = e.received.filter((m) => m.method === '$/progress').map((m) => m.params.value);
+    expect(progress[0]).toMatchObject({ kind: 'begin', title: expect.stringMatching(/^premise-lsp: trying \d+ steps$/) });
+    expect(progress.some((v) => v.kind === 'report' && v.message.includes('exact add_comm a b — closes'))).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ kind: 'end' });
+  });
+
+  it('`auto` tries the place of a code action in the background; a later code action shows the verdict', async () => {
+    const { e, prover } = await start({ mode: 'auto' });
+    const { uri, text } = await openTrials(e);
+    const at = posOf(text, '  exact ', 8);
+    const ask = () => e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: at, end: at }, context: { diagnostics: [] } });
+    const first = await ask();
+    expect(first.result[0].title.startsWith('✓')).toBe(false);
+    await proverGot(prover, shadowOpened);
+    let titles: string[] = [];
+    for (let i = 0; i < 200 && !titles[0]?.startsWith('✓'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      titles = (await ask()).result.map((a: any) => a.title);
+    }
+    expect(titles[0]).toBe('✓ exact add_comm a b — closes the goal');
+  });
+
+  it('`off`: the command says trials are off, and code actions start none', async () => {
+    const { e, prover } = await start({ mode: 'off' });
+    const { uri, text } = await openTrials(e);
+    const at = posOf(text, '  exact ', 8);
+    const r = await tryAt(e, uri, at);
+    expect(r.error?.code).toBe(-32803);
+    expect(r.error?.message).toContain('trials are off');
+    await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: at, end: at }, context: { diagnostics: [] } });
+    expect(prover().some((x) => x.dir === 'in' && shadowOpened(x.msg))).toBe(false);
+  });
+
+  it('refuses bad arguments with InvalidParams', async () => {
+    const { e } = await start();
+    await openTrials(e);
+    for (const args of [[], [{}], [{ textDocument: { uri: 'file:///x.lean' } }], [{ textDocument: { uri: 1 }, position: { line: 0, character: 0 } }], [{ textDocument: { uri: 'file:///nope.lean' }, position: { line: 0, character: 0 } }], [{ textDocument: { uri: 'file:///x.lean' }, position: { line: 0, character: 0 }, premises: 'add_comm' }]]) {
+      const r = await e.request('workspace/executeCommand', { command: 'premise-lsp.try', arguments: args });
+      expect(r.error?.code).toBe(-32602);
+    }
+  });
+});
+
+/** Mulberry32: a small seeded generator, so a failing interleaving can be run again. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('randomized interleavings of edits, trials and cancellations', () => {
+  const tally = { answered: 0, stopped: 0, cancelled: 0 };
+  const PIECES = ['a', ' ', 'ℕ', '⊢', '𝔽', '\n', 'exact ', '-- x'];
+  for (let seed = 1; seed <= 10; seed++) {
+    it(`seed ${seed}: the prover ends with the editor's text byte for byte, and no trial diagnostic reaches the editor`, async () => {
+      const rand = rng(seed);
+      const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+      const { e, prover } = await start({ timeoutMs: 2000 });
+      const { uri, text } = await openTrials(e, (t) => '-- elab-ms: 15\n' + t + '-- scratch: \n');
+      let doc = TextDocument.create(uri, 'lean', 1, text);
+      let version = 1;
+      const sentVersions = [1];
+      const tries: Array<{ id: number; reply: Promise<Msg> }> = [];
+      let nextId = 1000 * seed;
+      for (let step = 0; step < 20; step++) {
+        const r = rand();
+        const now = doc.getText();
+        if (r < 0.35) {
+          // an edit in the scratch line at the end (insert or delete), now and then one at the top (every line moves)
+          const scratch = now.lastIndexOf('-- scratch: ') + '-- scratch: '.length;
+          const lineEnd = now.indexOf('\n', scratch) < 0 ? now.length : now.indexOf('\n', scratch);
+          let change;
+          if (rand() < 0.2) change = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '-- moved\n' };
+          else if (rand() < 0.7 || lineEnd === scratch) {
+            const at = doc.positionAt(scratch + Math.floor(rand() * (lineEnd - scratch + 1)));
+            change = { range: { start: at, end: at }, text: pick(PIECES).replace('\n', ' ') };
+          } else {
+            const from = scratch + Math.floor(rand() * (lineEnd - scratch));
+            change = { range: { start: doc.positionAt(from), end: doc.positionAt(Math.min(lineEnd, from + 1 + Math.floor(rand() * 3))) }, text: '' };
+          }
+          // never split a surrogate pair (the editor would not)
+          const s = doc.offsetAt(change.range.start);
+          const en = doc.offsetAt(change.range.end);
+          const t = doc.getText();
+          const inPair = (o: number) => o > 0 && o < t.length && t.charCodeAt(o - 1) >= 0xd800 && t.charCodeAt(o - 1) <= 0xdbff;
+          if (inPair(s) || inPair(en)) continue;
+          version += 1;
+          sentVersions.push(version);
+          doc = TextDocument.update(doc, [change], version);
+          e.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+        } else if (r < 0.65) {
+          const id = nextId++;
+          tries.push({ id, reply: tryAt(e, uri, posOf(now, '  exact ', 8), {}, id) });
+        } else if (r < 0.75 && tries.length) {
+          e.notify('$/cancelRequest', { id: pick(tries).id });
+        } else await new Promise((res) => setTimeout(res, Math.floor(rand() * 60)));
+      }
+      const replies = await Promise.all(tries.map((t) => t.reply));
+      tally.answered += replies.filter((r) => !r.error && r.result.results.length > 0).length;
+      tally.stopped += replies.filter((r) => r.error?.code === -32801).length;
+      tally.cancelled += replies.filter((r) => r.error?.code === -32800).length;
+      if (process.env.TRIAL_STATS) console.log(`seed ${seed}: ${tries.length} tries, ${replies.filter((r) => !r.error).length} answered, ${replies.filter((r) => r.error?.code === -32801).length} stopped by edits, ${prover().filter((x) => x.dir === "in" && shadowOpened(x.msg)).length} trial documents opened, ${prover().filter((x) => x.dir === "in" && x.msg.method === "textDocument/waitForDiagnostics").length} trials`);
+      for (const r of replies) {
+        // a trial either ends, or is stopped by an edit (−32801) or a cancellation (−32800)
+        if (r.error) expect([-32801, -32800]).toContain(r.error.code);
+        else for (const x of r.result.results) expect(['closes', 'progress', 'fails', 'timeout']).toContain(x.outcome);
+      }
+      const docs = await e.request('fake/documents', {});
+      expect(docs.result[uri].text).toBe(doc.getText());
+      expect(docs.result[uri].version).toBe(version);
+      // at most the one trial document, and none left open once the trials are over (keepOpenMs 0)
+      expect(Object.keys(docs.result)).toEqual([uri]);
+      const userVersions = prover()
+        .filter((x) => x.dir === 'in' && /didOpen|didChange/.test(x.msg.method) && x.msg.params.textDocument.uri === uri)
+        .map((x) => x.msg.params.textDocument.version);
+      expect(userVersions).toEqual(sentVersions);
+      expect(leaked(e)).toEqual([]);
+      const foreign = e.received.filter((m) => (m.method === 'textDocument/publishDiagnostics' && m.params.uri !== uri) || (m.method === '$/lean/fileProgress' && m.params.textDocument.uri !== uri));
+      expect(foreign).toEqual([]);
+    });
+  }
+
+  it('the ten runs had trials answered, stopped by edits and cancelled (the interleavings are not idle)', () => {
+    expect(tally.answered).toBeGreaterThan(0);
+    expect(tally.stopped).toBeGreaterThan(0);
+    expect(tally.cancelled).toBeGreaterThan(0);
+  });
+});

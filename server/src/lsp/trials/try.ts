@@ -92,7 +92,7 @@ export async function tryAt(ctx: TryContext, args: TryArgs, signal?: AbortSignal
   }
   const candidates = buildCandidates(premises.slice(0, MAX_NAMES), query.text, { slotTactic: slot?.tactic, tactics: args.tactics, batch: cfg.trials.premises, max: MAX_CANDIDATES });
   if (candidates.length === 0) return { results: [], reason: 'no candidate step' };
-  if (doc.version !== ctx.docs.get(args.uri)?.version) throw new RpcError(ErrorCodes.ContentModified, 'premise-lsp: the document changed before the trials began');
+  if (version !== ctx.docs.get(args.uri)?.version) throw new RpcError(ErrorCodes.ContentModified, 'premise-lsp: the document changed before the trials began');
   const progress = await ctx.progress(`premise-lsp: trying ${candidates.length} steps`);
   let closes = 0;
   try {
