@@ -91,7 +91,7 @@ describe('premise-lsp.try', () => {
     const r = await tryAt(e, uri, at, { premises: ['add_comm'], tactics: ['simp'] });
     expect(r.result.results).toEqual([expect.objectContaining({ step: 'simp [add_comm]', outcome: 'timeout' })]);
     const sent = prover().filter((x) => x.dir === 'in').map((x) => x.msg);
-    const wait = sent.find((m) => m.method === 'textDocument/waitForDiagnostics');
+    const wait = sent.find((m) => m.method === 'textDocument/waitForDiagnostics')!;
     expect(sent.some((m) => m.method === '$/cancelRequest' && m.params.id === wait.id)).toBe(true);
     // a timed-out trial document is closed at once (Lean may still be busy with it)
     const close = sent.findIndex((m) => m.method === 'textDocument/didClose' && m.params.textDocument.uri.includes(SHADOW));
@@ -140,7 +140,7 @@ describe('trials and the editor', () => {
     const waits = sent.filter((m) => m.method === 'textDocument/waitForDiagnostics').map((m) => m.id);
     expect(sent.some((m) => m.method === '$/cancelRequest' && waits.includes(m.params.id))).toBe(true);
     // the user's document: only what the editor sent, as it sent it
-    const mine = sent.filter((m) => m.params?.textDocument?.uri === uri && /didOpen|didChange/.test(m.method));
+    const mine = sent.filter((m) => m.params?.textDocument?.uri === uri && /didOpen|didChange/.test(m.method ?? ''));
     expect(mine.map((m) => m.params.textDocument.version)).toEqual([1, 2]);
     const docs = await e.request('fake/documents', {});
     expect(docs.result[uri].text).toBe(TextDocument.applyEdits(TextDocument.create(uri, 'lean', 1, text), [{ range: change.range, newText: change.text }]));
@@ -269,7 +269,7 @@ describe('randomized interleavings of edits, trials and cancellations', () => {
       // at most the one trial document, and none left open once the trials are over (keepOpenMs 0)
       expect(Object.keys(docs.result)).toEqual([uri]);
       const userVersions = prover()
-        .filter((x) => x.dir === 'in' && /didOpen|didChange/.test(x.msg.method) && x.msg.params.textDocument.uri === uri)
+        .filter((x) => x.dir === 'in' && /didOpen|didChange/.test(x.msg.method ?? '') && x.msg.params.textDocument.uri === uri)
         .map((x) => x.msg.params.textDocument.version);
       expect(userVersions).toEqual(sentVersions);
       expect(leaked(e)).toEqual([]);

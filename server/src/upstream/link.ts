@@ -189,6 +189,11 @@ export class UpstreamLink {
     this.enqueue({ kind: 'notification', raw });
   }
 
+  /** How many editor requests the prover has not answered yet (trials give way to them). */
+  get editorRequestsWaiting(): number {
+    return this.forwarded.size;
+  }
+
   /** Is an editor request with this id forwarded (or queued) and not yet answered? */
   inFlight(id: Id): boolean {
     const key = idKey(id);

@@ -52,6 +52,8 @@ export interface TrialSettings {
 
 export interface TrialUpstream {
   readonly live: boolean;
+  /** Editor requests the prover has not answered yet: a trial waits for them (up to `YIELD_MS`). */
+  readonly editorRequestsWaiting?: number;
   request<T>(method: string, params: unknown, opts: { timeoutMs?: number; signal?: AbortSignal }): Promise<T>;
   notify(method: string, params: unknown): void;
 }
@@ -78,6 +80,9 @@ export interface TrialJob {
   /** Background (`auto`) jobs: a newer one for another place replaces it. */
   background?: boolean;
 }
+
+/** How long a trial waits, at most, for the editor's own requests to be answered before it starts. */
+export const YIELD_MS = 250;
 
 /** Where premise-lsp writes trials for `uri`: beside it, a name no project uses. */
 export const SHADOW_MARK = '__premise_trial';
@@ -244,6 +249,11 @@ export class TrialRunner {
     const cfg = this.settings();
     const wrapped = cfg.heartbeats > 0 ? `set_option maxHeartbeats ${cfg.heartbeats} in ${c.step}` : c.step;
     const base = { step: c.step, premise: c.premises.join(', '), premises: c.premises, tactic: c.tactic };
+    // the editor first: a trial starts once the prover has answered the editor's requests (or YIELD_MS passed)
+    for (const until = Date.now() + YIELD_MS; (up.editorRequestsWaiting ?? 0) > 0 && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 2));
+      if (signal.aborted) throw signal.reason;
+    }
     const { uri, version } = this.sync(up, job.uri, withStep(job.text, job.place, wrapped));
     this.count += 1;
     const deadline = Date.now() + cfg.timeoutMs;
