@@ -206,6 +206,7 @@ directory with a lakefile, `lean-toolchain', ROOT or ROOTS, even with no `.git'
 ;;   :notify (METHOD PARAMS)
 ;;   :document () -> (:uri URI :position POSITION) of point, changes sent
 ;;   :code-actions () -> premise-lsp's code actions at point, as (TITLE . ACTION)
+;;   :checked-actions () -> the steps Lean checked at point (premise-lsp.try), as (TITLE . ACTION)
 ;;   :execute (ACTION) -> apply ACTION (its edit, then its command)
 (defvar premise-lsp-backend-functions (list #'premise-lsp--eglot-backend)
   "Functions returning the backend plist of the current buffer, or nil.
@@ -263,6 +264,11 @@ Another server (Eglot's for a non-Lean buffer, a plain Lean server) is not."
                           (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
                                    when (premise-lsp--insert-action-p (plist-get a :title))
                                    collect (cons (plist-get a :title) a)))
+          :checked-actions (lambda ()
+                             (premise-lsp--sync)
+                             (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
+                                      when (premise-lsp--checked-action-p a)
+                                      collect (cons (plist-get a :title) a)))
           :execute (lambda (action) (premise-lsp--execute-action server action)))))
 
 (defun premise-lsp--sync ()
@@ -423,7 +429,6 @@ point.  Trials are switched off or on with the `trials' setting (see
   (interactive)
   (barf-if-buffer-read-only) ; before asking the server and showing a menu
   (let* ((backend (premise-lsp--backend))
-         (doc (funcall (plist-get backend :document)))
          (tick (buffer-chars-modified-tick))
          (result (progn (message "premise-lsp: trying premises...") (premise-lsp-try-results)))
          (results (append (plist-get result :results) nil))
@@ -435,13 +440,7 @@ point.  Trials are switched off or on with the `trials' setting (see
                           (format "none of the %d steps tried closes the goal or makes progress" (length results))))
                nil)
       ;; the checked steps come back as code actions carrying their edits
-      (let* ((pos (plist-get doc :position))
-             (actions (funcall (plist-get backend :request) "textDocument/codeAction"
-                               (list :textDocument (list :uri (plist-get doc :uri))
-                                     :range (list :start pos :end pos)
-                                     :context (list :diagnostics [] :only ["quickfix"]))))
-             (items (mapcar (lambda (a) (cons (plist-get a :title) a))
-                            (cl-remove-if-not #'premise-lsp--checked-action-p (append actions nil)))))
+      (let ((items (funcall (plist-get backend :checked-actions))))
         (if (null items)
             (progn (message "premise-lsp: the buffer changed while premises were tried; run M-x premise-lsp-try again") nil)
           (let* ((default (caar items))
