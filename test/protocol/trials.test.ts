@@ -76,6 +76,9 @@ describe('premise-lsp.try', () => {
     const ours = c.result.items.filter((i: any) => i.data?.['premise-lsp']);
     expect(ours[0].label).toBe('add_comm');
     expect(ours[0].detail).toBe('✓ closes the goal: exact add_comm a b');
+    // before Lean's own items once sorted
+    const sorted = [...c.result.items].sort((x: any, y: any) => (x.sortText < y.sortText ? -1 : 1));
+    expect(sorted[0].label).toBe('add_comm');
     expect(ours.find((i: any) => i.label === 'mul_comm')?.detail ?? '').not.toContain('✓');
     // hover on the premise's name anywhere in the same version of the document
     const h = await e.request('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'exact add_comm a b', 7) });

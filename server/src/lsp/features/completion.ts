@@ -97,7 +97,8 @@ function withVerdicts(ctx: FeatureContext, uri: string, version: number, line: n
       ...it,
       detail: `${closes ? '✓ closes the goal' : 'makes progress'}: ${r.step}`,
       documentation: { kind: 'markdown' as const, value: note + (docs?.value ? '\n\n' + docs.value : '') },
-      ...(closes ? { sortText: 'a' + it.sortText!.slice(1) } : {}),
+      // before the prover's items too (theirs are 'a…', ours 'b…')
+      ...(closes ? { sortText: '0' + it.sortText!.slice(1) } : {}),
     };
   });
   return [...out.filter((it) => it.detail?.startsWith('✓')), ...out.filter((it) => !it.detail?.startsWith('✓'))];
