@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Editor, FAKE_LEAN, FIXTURES, fixture, posOf, readTranscript, tempFile, type Msg } from './harness.js';
+import { Editor, FAKE_ISABELLE, FAKE_LEAN, FIXTURES, fixture, posOf, readTranscript, tempFile, type Msg } from './harness.js';
 
 const PREMISES = join(FIXTURES, 'trial-premises.json');
 const SHADOW = '__premise_trial';
@@ -185,6 +185,35 @@ describe('trials and the editor', () => {
     expect(r.error?.message).toContain('trials are off');
     await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: at, end: at }, context: { diagnostics: [] } });
     expect(prover().some((x) => x.dir === 'in' && shadowOpened(x.msg))).toBe(false);
+  });
+
+  it('Isabelle: the command says trials need the Lean server, and Isabelle is asked nothing for it', async () => {
+    const log = tempFile('isabelle.jsonl');
+    const e = Editor.proxy([process.execPath, FAKE_ISABELLE], { env: { FAKE_TRANSCRIPT: log } });
+    editors.push(e);
+    await e.initialize({ 'premise-lsp': { liveIndex: false } });
+    const f = fixture('Demo.thy');
+    e.open(f.uri, f.text, 'isabelle');
+    const r = await tryAt(e, f.uri, { line: 1, character: 0 });
+    expect(r.error?.code).toBe(-32803);
+    expect(r.error?.message).toContain('trials need the Lean server');
+    expect(readTranscript(log).some((x) => x.dir === 'in' && JSON.stringify(x.msg).includes(SHADOW))).toBe(false);
+  });
+
+  it('a prover that dies during a trial fails the command (no verdict); the restarted one gets the trials afresh', async () => {
+    const { e, prover } = await start();
+    // the fake Lean exits at any request on a line holding CRASH: the goals after this step are never given
+    const { uri, text } = await openTrials(e, (t) => t + '-- step: exact CRASH => closes\n');
+    const at = posOf(text, '  exact ', 8);
+    const r = await tryAt(e, uri, at, { premises: ['CRASH'], tactics: ['exact'] });
+    expect(r.error?.code).toBe(-32803);
+    await e.notification('$/lean/fileProgress', (p) => p.textDocument.uri === uri && p.processing.length === 0);
+    const again = await tryAt(e, uri, at);
+    expect(again.result.results[0]).toEqual({ step: 'exact add_comm a b', premise: 'add_comm', outcome: 'closes' });
+    // the second prover was sent the trial document anew
+    const starts = prover().filter((x: any) => x.event === undefined && x.dir === 'in' && shadowOpened(x.msg));
+    expect(starts.length).toBeGreaterThanOrEqual(2);
+    expect(leaked(e)).toEqual([]);
   });
 
   it('refuses bad arguments with InvalidParams', async () => {

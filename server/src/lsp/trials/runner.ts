@@ -280,7 +280,9 @@ export class TrialRunner {
         goals = Array.isArray((r as { goals?: unknown } | null)?.goals) ? (goalsOf(r) ?? []) : undefined;
       } catch (e) {
         if (signal.aborted) throw signal.reason;
-        goals = undefined;
+        // out of time: a timeout; anything else (the prover gone, a refusal) fails the request, never a verdict
+        if (e instanceof RpcError && e.code === ErrorCodes.RequestCancelled) return { ...base, outcome: 'timeout', message: `no verdict within ${cfg.timeoutMs} ms` };
+        throw e;
       }
     }
     const v = judge(errors, goals);
