@@ -150,6 +150,32 @@ describe('trials and the editor', () => {
     expect(leaked(e)).toEqual([]);
   });
 
+  it('runs one trial at a time however many are asked for, with at most one trial document open', async () => {
+    const { e, prover } = await start({ timeoutMs: 1000 });
+    const { uri, text } = await openTrials(e);
+    // two documents' worth of requests at once: the second file's trials wait for the first's
+    const other = uri.replace('Trials.lean', 'Other.lean');
+    e.open(other, text);
+    const replies = await Promise.all([
+      tryAt(e, uri, posOf(text, '  exact ', 8)),
+      tryAt(e, other, posOf(text, '  exact ', 8)),
+      tryAt(e, uri, posOf(text, '⊢ m ≤ n\n', '⊢ m ≤ n\n'.length + 2)),
+    ]);
+    for (const r of replies) expect(r.error).toBeUndefined();
+    // Lean's waits (answered, or cancelled at the time limit: the table's `simp [add_comm]` hangs) never overlap
+    const waiting = new Set<unknown>();
+    let open = 0;
+    for (const { dir, msg } of prover()) {
+      if (dir === 'in' && msg.method === 'textDocument/waitForDiagnostics') waiting.add(msg.id);
+      if (dir === 'out' && msg.method === undefined) waiting.delete(msg.id);
+      expect(waiting.size).toBeLessThanOrEqual(1);
+      if (dir === 'in' && shadowOpened(msg)) open += 1;
+      if (dir === 'in' && msg.method === 'textDocument/didClose' && msg.params.textDocument.uri.includes(SHADOW)) open -= 1;
+      expect(open).toBeLessThanOrEqual(1);
+    }
+    expect(prover().filter((x) => x.dir === 'in' && x.msg.method === 'textDocument/waitForDiagnostics').length).toBeGreaterThan(3);
+  });
+
   it('reports progress while trials run', async () => {
     const { e } = await start();
     const { uri, text } = await openTrials(e);
