@@ -5,7 +5,8 @@ import { applyConfig, defaultConfig } from '../../server/src/lsp/config.js';
 import { buildCandidates, explicitBinders } from '../../server/src/lsp/trials/candidates.js';
 import { judge, stepErrors } from '../../server/src/lsp/trials/outcome.js';
 import { editText, stepEnd, stepPlace, withStep } from '../../server/src/lsp/trials/place.js';
-import { shadowUri, smallestChange } from '../../server/src/lsp/trials/runner.js';
+import { RpcError } from '../../server/src/jsonrpc/messages.js';
+import { shadowUri, smallestChange, TrialRunner, type TrialSettings, type TrialUpstream } from '../../server/src/lsp/trials/runner.js';
 
 const premise = (name: string, args: string[], goal: string): PremiseInfo =>
   ({ name, kind: 'theorem', lang: 'lean', module: 'M', file: 'M.lean', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, statement: `theorem ${name}`, args, goal, uses: 0 }) as PremiseInfo;
@@ -131,5 +132,87 @@ describe('settings', () => {
     const bad = applyConfig(defaultConfig(), { trials: { mode: 'sometimes', premises: 0 } });
     expect(bad.config.trials).toEqual(defaultConfig().trials);
     expect(bad.errors).toHaveLength(2);
+  });
+});
+
+/** A Lean stand-in for the runner: every version elaborates at once; `verdict(step)` says what Lean reports. */
+function fakeUpstream(verdict: (text: string) => { error?: string; goals?: string[] }) {
+  const sent: Array<{ method: string; params: any }> = [];
+  let runner!: TrialRunner;
+  let text = '';
+  const up: TrialUpstream & { editorRequestsWaiting: number } = {
+    live: true,
+    editorRequestsWaiting: 0,
+    notify(method, params: any) {
+      sent.push({ method, params });
+      if (method === 'textDocument/didOpen') text = params.textDocument.text;
+      if (method === 'textDocument/didChange') {
+        const c = params.contentChanges[0];
+        const lines = text.split('\n');
+        const off = (p: any) => lines.slice(0, p.line).reduce((a, l) => a + l.length + 1, 0) + p.character;
+        text = text.slice(0, off(c.range.start)) + c.text + text.slice(off(c.range.end));
+      }
+    },
+    async request<T>(method: string, params: any): Promise<T> {
+      sent.push({ method, params });
+      if (method === 'textDocument/waitForDiagnostics') {
+        const v = verdict(text);
+        const line = text.split('\n').findIndex((l) => l.includes('maxHeartbeats'));
+        const diagnostics = v.error ? [{ range: { start: { line, character: text.split('\n')[line]!.indexOf(' in ') + 4 } }, severity: 1, message: v.error }] : [];
+        runner.observe({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: params.uri, version: params.version, diagnostics } } as never);
+        return {} as T;
+      }
+      if (method === '$/lean/plainGoal') return { goals: verdict(text).goals ?? [], rendered: '' } as T;
+      throw new Error(`unexpected ${method}`);
+    },
+  };
+  const settings: TrialSettings = { mode: 'on request', premises: 8, timeoutMs: 1000, heartbeats: 500, keepOpenMs: 0 };
+  runner = new TrialRunner(() => up, () => settings, (uri) => uri === 'file:///p/Mine__premise_trial.lean', { debug: () => {}, warn: () => {} });
+  return { up, sent, runner };
+}
+
+describe('the trial runner', () => {
+  const text = 'theorem t (a b : ℕ) : a + b = b + a := by\n  exact \n';
+  const place = stepPlace(text, { line: 1, character: 8 })!;
+  const job = (steps: string[]) => ({ uri: 'file:///p/T.lean', version: 3, text, place, candidates: steps.map((step) => ({ step, premises: [step.split(' ')[1]!], tactic: step.split(' ')[0]! })) });
+  const lean = (t: string) =>
+    t.includes('exact good') ? {} : t.includes('apply half') ? { goals: ['⊢ b + a = b + a'] } : { error: 'type mismatch' };
+
+  it('wraps each step in maxHeartbeats, sorts the verdicts best first, and closes the shadow after the batch', async () => {
+    const { sent, runner } = fakeUpstream(lean);
+    const results = await runner.run(job(['exact bad', 'apply half', 'exact good']));
+    expect(results.map((r) => [r.step, r.outcome])).toEqual([['exact good', 'closes'], ['apply half', 'progress'], ['exact bad', 'fails']]);
+    expect(sent[0]!.params.textDocument.text).toContain('  set_option maxHeartbeats 500 in exact bad\n');
+    expect(sent.at(-1)).toEqual({ method: 'textDocument/didClose', params: { textDocument: { uri: 'file:///p/T__premise_trial.lean' } } });
+    expect(runner.verdicts('file:///p/T.lean', 3, 1)[0]!.results[0]!.step).toBe('exact good');
+    expect(runner.verdicts('file:///p/T.lean', 4, 1)).toEqual([]); // another version: nothing known
+  });
+
+  it('waits for the editor\'s requests the prover has not answered before it starts a trial', async () => {
+    const { up, sent, runner } = fakeUpstream(lean);
+    up.editorRequestsWaiting = 1;
+    const done = runner.run(job(['exact good']));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(sent).toEqual([]);
+    up.editorRequestsWaiting = 0;
+    expect((await done)[0]!.outcome).toBe('closes');
+  });
+
+  it('a user edit stops the batch with ContentModified', async () => {
+    const { up, runner } = fakeUpstream(lean);
+    up.editorRequestsWaiting = 1; // holds the first trial, so the edit comes during the batch
+    const done = runner.run(job(['exact good', 'exact bad']));
+    runner.userEdited('file:///p/T.lean');
+    await expect(done).rejects.toMatchObject({ code: -32801 });
+    expect((await done.catch((e: RpcError) => e)) instanceof RpcError).toBe(true);
+  });
+
+  it('takes notifications about trial documents, never the editor\'s own documents', () => {
+    const { runner } = fakeUpstream(lean);
+    const note = (uri: string) => ({ jsonrpc: '2.0', method: '$/lean/fileProgress', params: { textDocument: { uri, version: 1 }, processing: [] } }) as never;
+    expect(runner.observe(note('file:///p/T__premise_trial.lean'))).toBe(true);
+    expect(runner.observe(note('file:///p/T.lean'))).toBe(false);
+    // a file of that name the editor opened itself is the user's
+    expect(runner.observe(note('file:///p/Mine__premise_trial.lean'))).toBe(false);
   });
 });
