@@ -202,6 +202,22 @@ describe('trials and the editor', () => {
     expect(titles[0]).toBe('✓ exact add_comm a b — closes the goal');
   });
 
+  it('`auto` also tries where the editor asks the goal (the cursor rests there), and the goal request reaches Lean unchanged', async () => {
+    const { e, prover } = await start({ mode: 'auto' });
+    const { uri, text } = await openTrials(e);
+    const at = posOf(text, '  exact ', 8);
+    const goal = await e.request('$/lean/plainGoal', { textDocument: { uri }, position: at }, 'editor-goal-1');
+    expect(goal.result.goals).toEqual(['a b : ℕ\n⊢ a + b = b + a']);
+    expect(prover().some((x) => x.dir === 'in' && x.msg.id === 'editor-goal-1')).toBe(true);
+    await proverGot(prover, shadowOpened);
+    let titles: string[] = [];
+    for (let i = 0; i < 200 && !titles[0]?.startsWith('✓'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      titles = (await e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: at, end: at }, context: { diagnostics: [] } })).result.map((a: any) => a.title);
+    }
+    expect(titles[0]).toBe('✓ exact add_comm a b — closes the goal');
+  });
+
   it('`off`: the command says trials are off, and code actions start none', async () => {
     const { e, prover } = await start({ mode: 'off' });
     const { uri, text } = await openTrials(e);

@@ -44,7 +44,7 @@ export interface PremiseConfig {
   imports: ImportPolicy;
   /**
    * Trying the top premises against the Lean server (docs/trials.md): `mode`
-   * `auto` (in the background when code actions are asked at a tactic step),
+   * `auto` (in the background when code actions or the goal are asked at a tactic step),
    * `on request` (the `premise-lsp.try` command only) or `off`; how many
    * premises, the wall-clock limit and heartbeats of one trial, and how long the
    * trial document stays open after the last one.

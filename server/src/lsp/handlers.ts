@@ -39,6 +39,7 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
     ['codeAction/resolve', (m, raw) => i.codeActionResolve(m, raw)],
     ['textDocument/hover', (m, raw) => i.hover(m, raw)],
     ['workspace/executeCommand', (m) => i.executeCommand(m)],
+    ['$/lean/plainGoal', (m) => i.plainGoal(m)],
   ]);
   const docSync = (open: boolean): NotificationHandler => (m, raw) => {
     // the edit reaches the prover whatever our own copy makes of it

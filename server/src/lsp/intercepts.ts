@@ -66,6 +66,13 @@ export class Intercepts {
     });
   }
 
+  /** The editor asks the goal (the cursor rests at a step: lean.nvim, Emacs): `auto` trials start there; the request goes on to Lean untouched. */
+  plainGoal(msg: RequestMessage): boolean {
+    const p = msg.params as { textDocument?: { uri?: unknown }; position?: { line?: unknown; character?: unknown } } | undefined;
+    tryInBackground(this.tc, p?.textDocument?.uri, p?.position);
+    return false;
+  }
+
   /** Our items are resolved here (Lean fails on foreign `data`); others go upstream if it resolves. */
   completionResolve(msg: RequestMessage, raw: Buffer): boolean {
     const item = msg.params;

@@ -1,5 +1,5 @@
 /**
- * `premise-lsp.try` and the `auto` trials: the goal at a tactic step, the top
+ * `premise-lsp.try` and the `auto` trials (started by code action and goal requests): the goal at a tactic step, the top
  * premises for it (or the ones named), their candidate steps, and the runner's
  * verdicts, best first. `$/progress` reports each trial while they run.
  */
