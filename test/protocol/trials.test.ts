@@ -202,6 +202,25 @@ describe('trials and the editor', () => {
     expect(titles[0]).toBe('✓ exact add_comm a b — closes the goal');
   });
 
+  it('`auto` runs one batch for a place however often the editor asks there', async () => {
+    const { e, prover } = await start({ mode: 'auto' });
+    const { uri, text } = await openTrials(e);
+    const at = posOf(text, '  exact ', 8);
+    const ask = () => e.request('textDocument/codeAction', { textDocument: { uri }, range: { start: at, end: at }, context: { diagnostics: [] } });
+    await Promise.all([ask(), ask(), ask(), e.request('$/lean/plainGoal', { textDocument: { uri }, position: at })]);
+    let titles: string[] = [];
+    for (let i = 0; i < 200 && !titles[0]?.startsWith('✓'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      titles = (await ask()).result.map((a: any) => a.title);
+    }
+    const waits = () => prover().filter((x) => x.dir === 'in' && x.msg.method === 'textDocument/waitForDiagnostics').length;
+    const background = waits();
+    // the command runs the same batch once more: as many trials as the background ran, in all
+    const r = await tryAt(e, uri, at);
+    expect(waits()).toBe(background + r.result.results.length);
+    expect(background).toBe(r.result.results.length);
+  });
+
   it('`auto` also tries where the editor asks the goal (the cursor rests there), and the goal request reaches Lean unchanged', async () => {
     const { e, prover } = await start({ mode: 'auto' });
     const { uri, text } = await openTrials(e);

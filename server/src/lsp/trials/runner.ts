@@ -191,17 +191,27 @@ export class TrialRunner {
     return [...v.byLine.values()];
   }
 
-  /** Is a job for this place running or queued, or its verdicts known? */
+  /** Places a background job is being prepared for (goal and search), before it runs. */
+  private readonly preparing = new Set<string>();
+
+  /** Is a job for this place being prepared, running or queued, or its verdicts known? */
   known(uri: string, version: number, line: number): boolean {
     const key = `${uri}\0${version}\0${line}`;
-    return this.verdicts(uri, version, line).length > 0 || [...this.active].some((a) => a.key === key);
+    return this.verdicts(uri, version, line).length > 0 || this.preparing.has(key) || [...this.active].some((a) => a.key === key);
+  }
+
+  /** Mark a place as being prepared for a background job until `done` settles. */
+  preparingFor(uri: string, version: number, line: number, done: Promise<unknown>): void {
+    const key = `${uri}\0${version}\0${line}`;
+    this.preparing.add(key);
+    void done.finally(() => this.preparing.delete(key)).catch(() => undefined);
   }
 
   /** Run `job`'s candidates one after another, after any batch before it; best first. Rejects when cancelled. */
   async run(job: TrialJob, signal?: AbortSignal): Promise<TrialResult[]> {
     const active: Active = { abort: new AbortController(), uri: job.uri, key: `${job.uri}\0${job.version}\0${job.place.line}`, background: job.background === true };
     // a newer background job replaces older background ones (the cursor moved on)
-    if (active.background) for (const a of this.active) if (a.background && !a.abort.signal.aborted) a.abort.abort(cancelled('replaced'));
+    if (active.background) for (const a of this.active) if (a.background && a.key !== active.key && !a.abort.signal.aborted) a.abort.abort(cancelled('replaced'));
     const onCaller = () => active.abort.abort(cancelled('cancelled'));
     if (signal?.aborted) throw cancelled('cancelled');
     signal?.addEventListener('abort', onCaller, { once: true });

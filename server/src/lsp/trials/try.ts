@@ -125,5 +125,7 @@ export function tryInBackground(ctx: TryContext, uri: unknown, position: { line?
   const doc = ctx.docs.get(uri);
   if (!doc || typeof position?.line !== 'number' || typeof position.character !== 'number') return;
   if (ctx.trials.known(uri, doc.version, position.line)) return;
-  void tryAt(ctx, { uri, position: { line: position.line, character: position.character } }, undefined, true).catch((e) => ctx.log.debug(`background trials: ${(e as Error).message}`));
+  const job = tryAt(ctx, { uri, position: { line: position.line, character: position.character } }, undefined, true);
+  ctx.trials.preparingFor(uri, doc.version, position.line, job);
+  void job.catch((e) => ctx.log.debug(`background trials: ${(e as Error).message}`));
 }
