@@ -176,6 +176,22 @@ describe('trials and the editor', () => {
     expect(prover().filter((x) => x.dir === 'in' && x.msg.method === 'textDocument/waitForDiagnostics').length).toBeGreaterThan(3);
   });
 
+  it('keeps the trial document open between batches, and closes it when the user closes the file or switches trials off', async () => {
+    const { e } = await start({ keepOpenMs: 600_000 });
+    const { uri, text } = await openTrials(e);
+    const at = posOf(text, '  exact ', 8);
+    const open = async () => Object.keys((await e.request('fake/documents', {})).result).sort();
+    await tryAt(e, uri, at, { tactics: ['exact'] });
+    expect(await open()).toEqual([uri, uri.replace('.lean', `${SHADOW}.lean`)].sort());
+    e.notify('workspace/didChangeConfiguration', { settings: { 'premise-lsp': { trials: 'off' } } });
+    expect(await open()).toEqual([uri]);
+    e.notify('workspace/didChangeConfiguration', { settings: { 'premise-lsp': { trials: 'on request' } } });
+    await tryAt(e, uri, at, { tactics: ['exact'] });
+    expect(await open()).toHaveLength(2);
+    e.notify('textDocument/didClose', { textDocument: { uri } });
+    expect(await open()).toEqual([]);
+  });
+
   it('reports progress while trials run', async () => {
     const { e } = await start();
     const { uri, text } = await openTrials(e);
