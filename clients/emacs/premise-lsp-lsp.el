@@ -286,6 +286,15 @@ would land in the wrong column (lsp-mode issue #2080)."
                                      for title = (lsp:code-action-title a)
                                      when (premise-lsp--insert-action-p title)
                                      collect (cons title a))))
+          :checked-actions (lambda ()
+                             (premise-lsp-lsp--check-columns)
+                             (let ((params (list :textDocument (lsp--text-document-identifier)
+                                                 :range (lsp--region-to-range (point) (point))
+                                                 :context (list :diagnostics [] :only ["quickfix"]))))
+                               (cl-loop for a across (vconcat (with-lsp-workspace ws
+                                                                (lsp-request "textDocument/codeAction" params)))
+                                        when (premise-lsp--checked-action-p (premise-lsp-lsp--from-json a))
+                                        collect (cons (lsp:code-action-title a) a))))
           :execute (lambda (action) (with-lsp-workspace ws (lsp-execute-code-action action))))))
 
 (add-hook 'premise-lsp-backend-functions #'premise-lsp-lsp--backend)

@@ -23,6 +23,8 @@
 ;; text is empty; pick a result, its name is inserted; with a prefix argument,
 ;; C-u, its source is visited at its declaration instead), `premise-lsp-insert'
 ;; (pick one of premise-lsp's "Insert premise" code actions and apply it),
+;; `premise-lsp-try' (Lean tries the top premises in place of the step at
+;; point; pick one of the steps that close the goal or make progress),
 ;; `premise-lsp-send-settings' (push the settings to a running server).
 ;; They work with Eglot (registered here once Eglot is loaded) and with
 ;; lsp-mode (see premise-lsp-lsp.el: premise-lsp in front of lean4-mode's or
@@ -90,6 +92,7 @@ For example (:k 10 :mode \"bm25\" :codeActions (:max 3))."
   :type '(repeat symbol))
 
 (defconst premise-lsp-search-command "premise-lsp.search")
+(defconst premise-lsp-try-command "premise-lsp.try")
 (defconst premise-lsp--insert-title-re "\\`Insert premise")
 
 ;;;; Settings and contact
@@ -203,6 +206,7 @@ directory with a lakefile, `lean-toolchain', ROOT or ROOTS, even with no `.git'
 ;;   :notify (METHOD PARAMS)
 ;;   :document () -> (:uri URI :position POSITION) of point, changes sent
 ;;   :code-actions () -> premise-lsp's code actions at point, as (TITLE . ACTION)
+;;   :checked-actions () -> the steps Lean checked at point (premise-lsp.try), as (TITLE . ACTION)
 ;;   :execute (ACTION) -> apply ACTION (its edit, then its command)
 (defvar premise-lsp-backend-functions (list #'premise-lsp--eglot-backend)
   "Functions returning the backend plist of the current buffer, or nil.
@@ -260,6 +264,11 @@ Another server (Eglot's for a non-Lean buffer, a plain Lean server) is not."
                           (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
                                    when (premise-lsp--insert-action-p (plist-get a :title))
                                    collect (cons (plist-get a :title) a)))
+          :checked-actions (lambda ()
+                             (premise-lsp--sync)
+                             (cl-loop for a across (vconcat (eglot-code-actions (point) nil "quickfix"))
+                                      when (premise-lsp--checked-action-p a)
+                                      collect (cons (plist-get a :title) a)))
           :execute (lambda (action) (premise-lsp--execute-action server action)))))
 
 (defun premise-lsp--sync ()
@@ -390,6 +399,62 @@ at its declaration instead of inserting its name."
         (when action
           (funcall (plist-get backend :execute) action)
           choice)))))
+
+;;;; Trying premises: M-x premise-lsp-try
+
+(defun premise-lsp-try-results ()
+  "Run `premise-lsp.try' at point: Lean tries the top premises in place of the step there.
+The buffer is not touched (Lean elaborates each step in a document of its own).
+Returns the result plist (:results [(:step :premise :outcome :goals :message) ...]),
+best first; :outcome is \"closes\", \"progress\", \"fails\" or \"timeout\"."
+  (let* ((backend (premise-lsp--backend))
+         (doc (funcall (plist-get backend :document))))
+    (funcall (plist-get backend :request) "workspace/executeCommand"
+             (list :command premise-lsp-try-command
+                   :arguments (vector (list :textDocument (list :uri (plist-get doc :uri))
+                                            :position (plist-get doc :position)))))))
+
+(defun premise-lsp--checked-action-p (action)
+  "Is ACTION a step Lean checked (a premise-lsp.try verdict, with its edit)?"
+  (and (plist-get action :edit)
+       (eq (plist-get (plist-get (plist-get action :data) :premise-lsp) :verified) t)))
+
+;;;###autoload
+(defun premise-lsp-try ()
+  "Have Lean try the top premises at the step at point; pick one that works.
+The steps that close the goal come first (\"✓ exact add_comm a b — closes the
+goal\"), then those that make progress; the one picked replaces the step at
+point.  Trials are switched off or on with the `trials' setting (see
+`premise-lsp-settings')."
+  (interactive)
+  (barf-if-buffer-read-only) ; before asking the server and showing a menu
+  (let* ((backend (premise-lsp--backend))
+         (tick (buffer-chars-modified-tick))
+         (result (progn (message "premise-lsp: trying premises...") (premise-lsp-try-results)))
+         (results (append (plist-get result :results) nil))
+         (works (cl-remove-if-not (lambda (r) (member (plist-get r :outcome) '("closes" "progress"))) results)))
+    (if (null works)
+        (progn (message "premise-lsp: %s"
+                        (if (plist-get result :reason)
+                            (format "nothing tried: %s" (plist-get result :reason))
+                          (format "none of the %d steps tried closes the goal or makes progress" (length results))))
+               nil)
+      ;; the checked steps come back as code actions carrying their edits
+      (let ((items (funcall (plist-get backend :checked-actions))))
+        (if (null items)
+            (progn (message "premise-lsp: the buffer changed while premises were tried; run M-x premise-lsp-try again") nil)
+          (let* ((default (caar items))
+                 (table (lambda (string pred action)
+                          (if (eq action 'metadata)
+                              '(metadata (display-sort-function . identity))
+                            (complete-with-action action items string pred))))
+                 (choice (completing-read (format "Step checked by Lean (%s): " default) table nil t nil nil default))
+                 (action (cdr (assoc choice items))))
+            (when action
+              (unless (= tick (buffer-chars-modified-tick))
+                (user-error "premise-lsp: the buffer changed since the trials; run M-x premise-lsp-try again"))
+              (funcall (plist-get backend :execute) action)
+              choice)))))))
 
 ;;;; Checking a setup: M-x premise-lsp-doctor
 

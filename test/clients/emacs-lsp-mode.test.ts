@@ -73,7 +73,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 10));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, 11));
 
   for (const [setup, prefix] of [
     ['lean4-mode-style (premise-lsp wrapping lean4-mode\'s client)', 'proxy'],
@@ -92,6 +92,11 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, lsp-mode, ERT)
     expect(out.proxy_search_at_point[0]).toBe('Nat.mul_comm');
     expect(out.proxy_file_progress).toBeGreaterThan(0);
     expect(out.add_on_search_source).toBe('declaration');
+  });
+
+  it('premise-lsp-try through lsp-mode: the steps Lean checked, the closing one first, put in place of the step', () => {
+    expect(out.try_menu?.[0], log()).toBe('✓ exact Nat.add_comm a b — closes the goal');
+    expect(out.try_line).toBe('  exact Nat.add_comm a b');
   });
 
   it('isabelle-emacs-style: premise-lsp wraps lsp-isar, goals from PIDE/dynamic_output, premises in completion', () => {

@@ -47,6 +47,8 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
         PREMISE_LSP_TEST_INDEX_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--index', index]),
         PREMISE_LSP_TEST_FAKE_LEAN: JSON.stringify([process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]), // a server that is not premise-lsp
         PREMISE_LSP_TEST_FIXTURE: fixture,
+        PREMISE_LSP_TEST_TRY_SERVER: JSON.stringify([process.execPath, SERVE, 'serve', '--stdio', '--fake-engine', join(ROOT, 'test/fixtures/lsp/trial-premises.json'), '--', process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')]),
+        PREMISE_LSP_TEST_TRY_FIXTURE: join(ROOT, 'test/fixtures/lsp/Trials.lean'),
         PREMISE_LSP_TEST_OUT: outPath,
       },
       timeoutMs: 150_000,
@@ -62,7 +64,7 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
 
   const log = () => `emacs ${runLog(proc)}`;
 
-  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 19 : 18));
+  it('runs the ERT suite with every test passing and none skipped', () => expectErtPassed(proc, hasUsePackage ? 20 : 19));
 
   it('Eglot completion offers the ranked premises after "rw [" and completes "Nat.mu"', () => {
     expect(out.completion?.[0], log()).toBe('Nat.add_comm');
@@ -73,6 +75,12 @@ describe.skipIf(skip !== undefined)('emacs client (emacs --batch, eglot, ERT)', 
   it('premise-lsp-insert applies the first "Insert premise" code action', () => {
     expect(out.insert_menu, log()).toEqual(['Nat.add_comm', 'Nat.add_zero']); // codeActions.max = 2 from the settings
     expect(out.insert_line).toBe('  rw [Nat.add_comm]');
+  });
+
+  it('premise-lsp-try offers the steps Lean checked, the closing one first, and puts the pick in place of the step', () => {
+    expect(out.try_menu?.[0], log()).toBe('✓ exact add_comm a b — closes the goal');
+    expect(out.try_menu.every((t: string) => t.startsWith('✓') || t.includes('makes progress'))).toBe(true);
+    expect(out.try_line).toBe('  exact add_comm a b');
   });
 
   it('premise-lsp-search runs premise-lsp.search and inserts the chosen name', () => {

@@ -469,3 +469,25 @@ describe.skipIf(skip !== undefined)('neovim client: the live picker, :PremisePic
     expect(realpathSync(out.fzf.jump)).toBe(order);
   });
 });
+
+describe.skipIf(skip !== undefined)('neovim client: :PremiseTry (headless nvim, premise-lsp in front of the fake Lean)', () => {
+  let out: any;
+  let file: string;
+
+  beforeAll(async () => {
+    file = fixtureCopy('Trials.lean');
+    const cmd = [process.execPath, SERVE, 'serve', '--stdio', '--fake-engine', join(ROOT, 'test/fixtures/lsp/trial-premises.json'), '--', process.execPath, join(ROOT, 'test/doubles/fake-lean.mjs')];
+    ({ out } = await nvimScript('try.lua', file, join(dirname(file), 'nvim-out.json'), { PREMISE_LSP_CMD: JSON.stringify(cmd) }));
+  }, 30_000);
+
+  afterAll(() => {
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  });
+
+  it('offers the steps Lean checked, the closing one first, and puts the chosen one in place of the step', () => {
+    expect(out.prompt).toBe('Steps checked by Lean:');
+    expect(out.items[0]).toBe('✓ exact add_comm a b — closes the goal');
+    expect(out.items.every((t: string) => t.startsWith('✓') || t.includes('makes progress'))).toBe(true);
+    expect(out.line).toBe('  exact add_comm a b');
+  });
+});

@@ -22,6 +22,19 @@
 //   sorry                                (a warning diagnostic "declaration uses 'sorry'" on that line)
 //   -- refresh                           (send workspace/semanticTokens/refresh after elaboration)
 //   CRASH (any request at that line exits the process); HANG (the server stops answering)
+// Trials (a table of steps; only documents that hold one elaborate their tactic lines):
+//   -- step: exact Nat.add_comm a b => closes          (no error; plainGoal at that line: no goals)
+//   -- step: rw [Nat.add_comm] => goals: G1 ||| G2      (plainGoal: those goals; "unsolved goals" at the `by`
+//                                                       when it is the block's last step)
+//   -- step: exact foo => error: type mismatch\n…      (an error with fullRange over the step's term)
+//   -- step: simp [foo] => hangs                       (elaboration never finishes; waitForDiagnostics never answers)
+//   -- step: grind [foo] => heavy 500000               (a heartbeat-limit error when `set_option maxHeartbeats N in`
+//                                                       wraps it with N below 500000, else closes)
+//   any outcome may end in ` (ms: N)`: elaboration takes N ms more. A tactic line (`exact t`, `apply t`,
+//   `rw [t]`, `simp …`, `grind …`) not in the table fails with Lean's message for that tactic. A leading
+//   `set_option maxHeartbeats N in ` is read through. `textDocument/waitForDiagnostics {uri, version}` answers
+//   `{}` once that version is elaborated (its diagnostics published first); −32800 on `$/cancelRequest`.
+//   `fake/documents` answers {uri: {text, version}} for every open document (tests compare texts).
 // `$/lean/rpc/connect` answers `{sessionId}` (a fresh id per call; nothing else of RPC is reproduced).
 // Env: FAKE_TRANSCRIPT, FAKE_ELAB_MS, FAKE_INIT_DELAY_MS, FAKE_CRASH_ON_INIT_ONCE, FAKE_BAD_REGISTRATION,
 // FAKE_DIE_AFTER_FIRST=<file> (the first instance runs; every later one exits at once: a crash loop),
@@ -47,6 +60,7 @@ if (process.env.FAKE_STDERR_EVERY_MS) setInterval(() => process.stderr.write('fa
 
 const docs = new Docs();
 const pending = new Map(); // id → timer (delayed replies)
+const diagWaits = new Map(); // waitForDiagnostics id → document
 let hung = false;
 let rpcSessions = 0;
 let shutDown = false;
@@ -103,8 +117,125 @@ function progress(d, uri, version, fromLine, kind = 1) {
   notify('$/lean/fileProgress', { textDocument: { uri, version }, processing: [{ range: { start: pos(fromLine, 0), end }, kind }] });
 }
 
-function diagnostics(d) {
+const STEP_TABLE = /^\s*-- step: (.*) => (.*?)\s*$/;
+const TACTIC_LINE = /^(exact|apply|refine|rw|rewrite|simp|simp_all|grind)\b/;
+const WRAP = /^set_option maxHeartbeats (\d+) in /;
+
+/** The document's step table: step text → outcome (`closes`, `goals: …`, `error: …`, `hangs`, `heavy N`) and extra ms. */
+function stepTable(text) {
+  const table = new Map();
+  for (const l of text.split('\n')) {
+    const m = STEP_TABLE.exec(l);
+    if (!m) continue;
+    const ms = /\s*\(ms: (\d+)\)$/.exec(m[2]);
+    table.set(m[1].trim(), { outcome: ms ? m[2].slice(0, ms.index) : m[2], ms: ms ? Number(ms[1]) : 0 });
+  }
+  return table;
+}
+
+/** Each tactic line of a document with a step table: its step, where the step starts, the heartbeats around it, its entry. */
+function stepLines(text) {
+  const table = stepTable(text);
+  if (table.size === 0) return [];
   const out = [];
+  text.split('\n').forEach((l, i) => {
+    const t = l.trimStart();
+    if (!t || t.startsWith('--') || DECL.test(l)) return;
+    let at = l.length - t.length;
+    let step = t.trimEnd();
+    const w = WRAP.exec(step);
+    let heartbeats;
+    if (w) {
+      heartbeats = Number(w[1]);
+      at += w[0].length;
+      step = step.slice(w[0].length);
+    }
+    const entry = table.get(step);
+    // a tactic with nothing after it yet (`exact `, `rw [`) is being typed: no verdict
+    const complete = TACTIC_LINE.test(step) && /^\S+\s+\S/.test(step) && !/\[[^\]]*$/.test(step);
+    if (entry || complete) out.push({ line: i, at, step, heartbeats, entry });
+  });
+  return out;
+}
+
+/** What elaborating a step line gives: {closes} | {goals} | {error} | {hangs}, and its extra ms. */
+function stepVerdict(s) {
+  const e = s.entry;
+  if (!e) {
+    const tac = TACTIC_LINE.exec(s.step)[1];
+    const term = s.step.slice(tac.length).trim();
+    const message = tac === 'rw' || tac === 'rewrite'
+      ? "tactic 'rewrite' failed, did not find instance of the pattern in the target expression\n  " + term.replace(/^\[|\]$/g, '')
+      : tac.startsWith('simp') ? 'simp made no progress'
+      : tac === 'grind' ? '`grind` failed'
+      : `type mismatch\n  ${term}\nhas type\n  ?m\nbut is expected to have type\n  the goal`;
+    return { error: message, ms: 0 };
+  }
+  const o = e.outcome;
+  if (o === 'closes') return { closes: true, ms: e.ms };
+  if (o === 'hangs') return { hangs: true, ms: e.ms };
+  if (o.startsWith('goals:')) return { goals: o.slice(6).trim().split(' ||| ').map((g) => g.replace(/\\n/g, '\n')), ms: e.ms };
+  if (o.startsWith('error:')) return { error: o.slice(6).trim().replace(/\\n/g, '\n'), ms: e.ms };
+  const heavy = /^heavy (\d+)$/.exec(o);
+  if (heavy) {
+    if (s.heartbeats !== undefined && s.heartbeats < Number(heavy[1])) {
+      return { error: `(deterministic) timeout at \`whnf\`, maximum number of heartbeats (${s.heartbeats}) has been reached\nUse \`set_option maxHeartbeats <num>\` to set the limit.`, ms: e.ms };
+    }
+    return { closes: true, ms: e.ms };
+  }
+  return { error: `fake lean: unreadable step outcome ${o}`, ms: 0 };
+}
+
+/** The step line's verdict at `line`, if that line is a step of a document with a step table. */
+function verdictAt(text, line) {
+  const s = stepLines(text).find((x) => x.line === line);
+  return s ? stepVerdict(s) : undefined;
+}
+
+/** The `by` that opens the proof `line` is in: its line and column. */
+function byAbove(lines, line) {
+  for (let i = line; i >= 0; i--) {
+    const c = lines[i].lastIndexOf(':= by');
+    if (c >= 0) return { line: i, character: c + 3 };
+    if (i !== line && DECL.test(lines[i])) return undefined;
+  }
+  return undefined;
+}
+
+/** Is `line` the last step of its proof (nothing but blank lines and comments before the next declaration)? */
+function lastStep(lines, line) {
+  for (let i = line + 1; i < lines.length; i++) {
+    const t = lines[i].trim();
+    if (!t || t.startsWith('--')) continue;
+    return DECL.test(lines[i]);
+  }
+  return true;
+}
+
+function stepDiagnostics(text) {
+  const lines = text.split('\n');
+  const out = [];
+  for (const s of stepLines(text)) {
+    const v = stepVerdict(s);
+    if (v.error) {
+      // the error is on the step's term (after the tactic), fullRange the same
+      const kw = /^\S+\s*/.exec(s.step)[0].length;
+      const range = { start: pos(s.line, s.at + kw), end: pos(s.line, lines[s.line].length) };
+      out.push({ source: 'Lean 4', severity: 1, range, fullRange: range, message: v.error });
+    } else if (v.goals && lastStep(lines, s.line)) {
+      // Lean reports what is left at the `by` that opened the proof, fullRange over the whole block
+      const by = byAbove(lines, s.line);
+      if (!by) continue;
+      const range = { start: pos(by.line, by.character), end: pos(by.line, by.character + 2) };
+      const fullRange = { start: range.start, end: pos(s.line, lines[s.line].length) };
+      out.push({ source: 'Lean 4', severity: 1, range, fullRange, message: 'unsolved goals\n' + v.goals.join('\n\n') });
+    }
+  }
+  return out;
+}
+
+function diagnostics(d) {
+  const out = stepDiagnostics(d.text);
   d.text.split('\n').forEach((l, i) => {
     const at = l.indexOf('sorry');
     if (at < 0 || l.trimStart().startsWith('--')) return;
@@ -121,9 +252,19 @@ function elaborate(uri) {
   d.processing = true;
   const version = d.version;
   progress(d, uri, version, 0);
-  const ms = Number(/-- elab-ms: (\d+)/.exec(d.text)?.[1] ?? process.env.FAKE_ELAB_MS ?? 20);
+  const steps = stepLines(d.text).map((s) => ({ s, v: stepVerdict(s) }));
+  const extra = steps.reduce((a, x) => a + (x.v.ms ?? 0), 0);
+  const ms = Number(/-- elab-ms: (\d+)/.exec(d.text)?.[1] ?? process.env.FAKE_ELAB_MS ?? 20) + extra;
   clearTimeout(d.timer);
   clearTimeout(d.midTimer);
+  const hang = steps.find((x) => x.v.hangs);
+  if (hang) {
+    // elaboration stops at that step for good: progress stays there, no diagnostics, no `[]`
+    d.midTimer = setTimeout(() => {
+      if (!hung && docs.get(uri) === d && d.version === version) progress(d, uri, version, hang.s.line);
+    }, ms / 2);
+    return;
+  }
   d.midTimer = setTimeout(() => {
     if (!hung && docs.get(uri) === d && d.version === version && d.processing) progress(d, uri, version, Math.floor(lines / 2));
   }, ms / 2);
@@ -138,6 +279,13 @@ function elaborate(uri) {
       const run = w.onDone;
       w.onDone = undefined;
       run?.();
+    }
+    // waitForDiagnostics: answered once its version is elaborated (after the diagnostics above)
+    const ready = (d.diagWaiters ?? []).filter((w) => w.version <= d.version);
+    d.diagWaiters = (d.diagWaiters ?? []).filter((w) => w.version > d.version);
+    for (const w of ready) {
+      diagWaits.delete(JSON.stringify(w.id));
+      reply(w.id, {});
     }
   }, ms);
 }
@@ -154,6 +302,10 @@ function fileChanged(d) {
 
 function goalReply(d, pos) {
   if (lineOf(d.text, pos.line).includes('-- nogoals')) return { goals: [], rendered: 'no goals' };
+  // a step of the table: the goals after it
+  const v = verdictAt(d.text, pos.line);
+  if (v?.closes) return { goals: [], rendered: 'no goals' };
+  if (v?.goals) return { goals: v.goals, rendered: v.goals.map((g) => '```lean\n' + g + '\n```').join('\n---\n') };
   const m = annotationAbove(d.text, pos.line, /-- (goals?|nogoals|termgoal)(?::\s*(.*))?$/, DECL);
   if (!m) return null;
   if (m[1] === 'nogoals') return { goals: [], rendered: 'no goals' };
@@ -210,6 +362,12 @@ listen((msg) => {
       return docs.close(params);
     case '$/cancelRequest': {
       const key = JSON.stringify(params.id);
+      const waitingDoc = diagWaits.get(key);
+      if (waitingDoc) {
+        diagWaits.delete(key);
+        waitingDoc.diagWaiters = (waitingDoc.diagWaiters ?? []).filter((w) => JSON.stringify(w.id) !== key);
+        return replyError(params.id, -32800, '');
+      }
       if (pending.has(key)) {
         clearTimeout(pending.get(key));
         pending.delete(key);
@@ -327,8 +485,16 @@ listen((msg) => {
       return reply(id, null);
     case 'textDocument/documentSymbol':
       return reply(id, []);
-    case 'textDocument/waitForDiagnostics':
-      return reply(id, {});
+    case 'textDocument/waitForDiagnostics': {
+      const w = docs.get(params?.uri);
+      if (!w) return replyError(id, -32602, `Cannot process request to closed file '${params?.uri}'`);
+      if (!w.processing && w.version >= params.version) return reply(id, {});
+      (w.diagWaiters ??= []).push({ id, version: params.version });
+      diagWaits.set(JSON.stringify(id), w);
+      return;
+    }
+    case 'fake/documents':
+      return reply(id, Object.fromEntries([...docs.map.entries()].map(([u, x]) => [u, { text: x.text, version: x.version }])));
     default:
       return replyError(id, -32601, `No request handler found for '${method}'`);
   }

@@ -71,6 +71,7 @@ for (const [mode, prover] of Object.entries(PROVERS)) {
         ['workspace/executeCommand', { command: 'premise-lsp.search', arguments: [{ uri, position, k: 3, slot: 'rw' }] }],
         ['workspace/executeCommand', { command: 'premise-lsp.search', arguments: ['n + m = m + n'] }],
         ['workspace/executeCommand', { command: 'premise-lsp.insert', arguments: [{ uri, position, name: 'Nat.add_comm' }] }],
+        ['workspace/executeCommand', { command: 'premise-lsp.try', arguments: [{ textDocument: { uri }, position, premises: ['Nat.add_comm'], tactics: ['exact'] }] }],
       ];
       const notifications: [string, unknown][] = [
         ['textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range, text: 'x' }] }],

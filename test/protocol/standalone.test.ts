@@ -28,7 +28,7 @@ describe('standalone', () => {
       completionProvider: { triggerCharacters: ['[', ' ', ','], resolveProvider: true },
       hoverProvider: true,
       codeActionProvider: { resolveProvider: true },
-      executeCommandProvider: { commands: ['premise-lsp.search', 'premise-lsp.insert'] },
+      executeCommandProvider: { commands: ['premise-lsp.search', 'premise-lsp.insert', 'premise-lsp.try'] },
     });
     const { uri, text } = fixture('Complete.lean');
     e.open(uri, text);

@@ -18,7 +18,7 @@ describe('mergeCapabilities', () => {
     expect(m.completionProvider).toEqual({ triggerCharacters: ['.', '[', ' ', ','], resolveProvider: true });
     expect(m.experimental).toEqual({ rpcProvider: {} });
     expect(m.textDocumentSync).toEqual(lean.textDocumentSync);
-    expect(m.executeCommandProvider).toEqual({ commands: ['premise-lsp.search', 'premise-lsp.insert'] });
+    expect(m.executeCommandProvider).toEqual({ commands: ['premise-lsp.search', 'premise-lsp.insert', 'premise-lsp.try'] });
   });
   it('turns on resolve where the upstream had none', () => {
     const m = mergeCapabilities(isabelle);

@@ -250,6 +250,24 @@
           (should (> premise-lsp-test--file-progress 0))))
     (premise-lsp-lsp-proxy-mode -1)))
 
+(ert-deftest premise-lsp-lsp-test-try ()
+  "premise-lsp-try through lsp-mode: the steps Lean checked, the closing one first, applied."
+  (unwind-protect
+      (progn
+        (premise-lsp-lsp-proxy-mode 1)
+        (premise-lsp-test--with-buffer ("Trials.lean" lean4-mode ("premise-lsp+lean4-lsp"))
+          ;; the fixture engine's premise is Nat.add_comm: the fake Lean's step table learns its step
+          (goto-char (point-min))
+          (insert "-- step: exact Nat.add_comm a b => closes\n")
+          (premise-lsp-test--goto "  exact " t)
+          (let (menus)
+            (premise-lsp-test--choosing-default menus
+              (should (equal (premise-lsp-try) "✓ exact Nat.add_comm a b — closes the goal")))
+            (premise-lsp-test--observe "try_menu" (vconcat (cdar menus))))
+          (premise-lsp-test--observe "try_line" (premise-lsp-test--line))
+          (should (equal (premise-lsp-test--line) "  exact Nat.add_comm a b"))))
+    (premise-lsp-lsp-proxy-mode -1)))
+
 ;;;; Add-on setup: premise-lsp beside lean4-mode's client
 
 (ert-deftest premise-lsp-lsp-test-lean-add-on ()

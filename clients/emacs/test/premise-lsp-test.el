@@ -176,6 +176,24 @@ With `:server CMD' first in BODY, Eglot runs CMD instead."
     (premise-lsp-test--observe "insert_line" (premise-lsp-test--line))
     (should (equal (premise-lsp-test--line) "  rw [Nat.add_comm]"))))
 
+(defvar premise-lsp-test--try-server (premise-lsp-test--json-env "PREMISE_LSP_TEST_TRY_SERVER")
+  "premise-lsp in front of the fake Lean, with the trial fixture's premises.")
+(defvar premise-lsp-test--try-fixture (getenv "PREMISE_LSP_TEST_TRY_FIXTURE"))
+
+(ert-deftest premise-lsp-test-try ()
+  "premise-lsp-try offers the steps Lean checked, the closing one first, and applies the pick."
+  (skip-unless (and premise-lsp-test--try-server premise-lsp-test--try-fixture))
+  (let ((premise-lsp-test--fixture premise-lsp-test--try-fixture))
+    (premise-lsp-test--with-server
+      :server premise-lsp-test--try-server
+      (premise-lsp-test--goto "  exact " t)
+      (let (menus)
+        (premise-lsp-test--choosing-default menus
+          (should (equal (premise-lsp-try) "✓ exact add_comm a b — closes the goal")))
+        (premise-lsp-test--observe "try_menu" (vconcat (cdar menus))))
+      (premise-lsp-test--observe "try_line" (premise-lsp-test--line))
+      (should (equal (premise-lsp-test--line) "  exact add_comm a b")))))
+
 (ert-deftest premise-lsp-test-search-text ()
   "premise-lsp-search with text runs premise-lsp.search and inserts the pick."
   (premise-lsp-test--with-server

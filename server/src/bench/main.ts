@@ -21,6 +21,7 @@ import { benchAutoIndex, renderAutoIndex, type AutoIndexBench } from './auto-ind
 import { runWorker, type BenchConfig } from './worker.js';
 import { renderGoalMatch, type GoalMatchSummary } from './goal-match.js';
 import { benchPatterns, renderPatterns, type PatternBench } from './patterns.js';
+import { benchTrials, renderTrials, type TrialBench } from './trials.js';
 
 function child(stage: string, cfg: BenchConfig): Record<string, unknown> {
   const self = fileURLToPath(import.meta.url);
@@ -68,6 +69,12 @@ async function main(): Promise<void> {
   const root = packageRoot();
   const patternFacts = resolve(values.patterns ?? join(root, 'bench', 'loogle-patterns.json'));
   const defaultIndex = join(root, 'bench', 'work', 'mathlib-index');
+  if (values.only === 'trials') {
+    // the trial stage alone: premise-lsp.try against the fake Lean (needs no corpus)
+    const t = await benchTrials();
+    process.stdout.write(JSON.stringify(t) + '\n' + renderTrials(t).join('\n') + '\n');
+    return;
+  }
   if (values.only === 'patterns') {
     // the pattern-search stage alone, on an index already built (needs no sources or evaluation data)
     const mode = values['pattern-mode'] === 'hybrid' || values['pattern-mode'] === 'bm25' ? values['pattern-mode'] : undefined;
@@ -163,12 +170,14 @@ async function main(): Promise<void> {
   report.patterns = await benchPatterns(cfg.indexDir, patternFacts);
   process.stderr.write('bench: completion overhead…\n');
   report.completion = child('completion', cfg);
+  process.stderr.write('bench: trials…\n');
+  report.trials = await benchTrials();
   process.stderr.write('bench: automatic index of a Mathlib project…\n');
   report.autoIndex = await benchAutoIndex(mathlib, batteries, resolve(join(root, 'bench', 'work', 'auto-index')));
   if (projects.length) report.projects = projectStage(cfg);
   writeFileSync(join(outDir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
   const md =
-    renderMarkdown(report) + '\n' + renderPatterns(report.patterns as PatternBench).join('\n') + '\n\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n') + (projects.length ? '\n' + renderProjects(report.projects as ProjectBench[]).join('\n') + '\n' : '');
+    renderMarkdown(report) + '\n' + renderPatterns(report.patterns as PatternBench).join('\n') + '\n\n' + renderAutoIndex(report.autoIndex as AutoIndexBench).join('\n') + '\n\n' + renderTrials(report.trials as TrialBench).join('\n') + (projects.length ? '\n' + renderProjects(report.projects as ProjectBench[]).join('\n') + '\n' : '');
   writeFileSync(join(outDir, 'report.md'), md);
   process.stdout.write(md);
 }

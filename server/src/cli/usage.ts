@@ -20,7 +20,7 @@ commands:
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
   doctor [<dir>] [--index DIR]
   cache list [--json] | cache clean [--all] [--dry-run]
-  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project|goal-match|patterns] [--patterns FILE]
+  bench [--mathlib DIR] [--batteries DIR] [--shared DIR] [--index DIR] [--rebuild] [--out DIR] [--project DIR]... [--project-limit N] [--only auto-index|project|goal-match|patterns|trials] [--patterns FILE]
 
 premise-lsp --version (or -V) prints the installed version.
 Exit status: 0 ok, 2 bad usage, 1 any other error (the reason on stderr).

@@ -33,7 +33,7 @@ export { withNotation } from './notation.js';
 export { FEATURE_NAMES, featureRows } from './rerank-features.js';
 export { FixtureEngine } from './fixture-engine.js';
 export { isEquational, mainConclusion } from './shape.js';
-export { slotChoices, slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
+export { instantiateArgs, slotChoices, slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 export { isPatternQuery, notationOf, parsePattern, patternConstants, PatternError } from './pattern.js';
 export { QueryError } from './query-error.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';

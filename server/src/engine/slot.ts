@@ -828,3 +828,25 @@ export function arrowParts(text: string): string[] {
   out.push(text.slice(at).trim());
   return out;
 }
+
+/**
+ * The arguments that make a premise's conclusion the goal: each of `vars` (the
+ * premise's explicit binder names) bound to the goal's text it matches, or absent
+ * when the conclusion leaves it open (a hypothesis); undefined when the conclusion
+ * does not match the whole goal. Bounded by one matcher budget. Used to write
+ * `exact add_comm a b` for `a + b = b + a` (lsp/trials/candidates.ts).
+ */
+export function instantiateArgs(conclusion: string, vars: readonly string[], goal: string): Map<string, string> | undefined {
+  if (vars.length === 0) return undefined;
+  const names = new Set(vars.filter((v) => /^[\p{L}_][\p{L}\p{N}_'!?]*$/u.test(v)));
+  if (names.size === 0) return undefined;
+  const marked = conclusion.replace(/[\p{L}_][\p{L}\p{N}_'!?.]*/gu, (w) => (names.has(w) ? `?${w}` : w));
+  const bound = patternBinds(readTermPattern(marked), patternTarget(goal), new Map());
+  if (!bound) return undefined;
+  const out = new Map<string, string>();
+  for (const v of names) {
+    const text = bound.get(HOLE_MARK + v);
+    if (text !== undefined) out.set(v, text);
+  }
+  return out;
+}

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Flavor } from '../upstream/command.js';
 
-export const COMMANDS = { search: 'premise-lsp.search', insert: 'premise-lsp.insert' } as const;
+export const COMMANDS = { search: 'premise-lsp.search', insert: 'premise-lsp.insert', try: 'premise-lsp.try' } as const;
 export const TRIGGER_CHARACTERS = ['[', ' ', ','];
 export const CODE_ACTION_KIND = 'quickfix';
 
@@ -50,7 +50,7 @@ export function ownCapabilities(): Caps {
     completionProvider: { triggerCharacters: [...TRIGGER_CHARACTERS], resolveProvider: true },
     codeActionProvider: { codeActionKinds: [CODE_ACTION_KIND], resolveProvider: true },
     hoverProvider: true,
-    executeCommandProvider: { commands: [COMMANDS.search, COMMANDS.insert] },
+    executeCommandProvider: { commands: Object.values(COMMANDS) },
   };
 }
 
@@ -84,7 +84,7 @@ export function mergeCapabilities(upstream: unknown): Caps {
   if (!up.hoverProvider) up.hoverProvider = true;
 
   const ex = obj(up.executeCommandProvider) ?? {};
-  up.executeCommandProvider = { ...ex, commands: union(ex.commands, [COMMANDS.search, COMMANDS.insert]) };
+  up.executeCommandProvider = { ...ex, commands: union(ex.commands, Object.values(COMMANDS)) };
   return up;
 }
 

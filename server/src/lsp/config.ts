@@ -5,6 +5,7 @@
  */
 import type { Mode } from '../engine/types.js';
 import { IMPORT_POLICIES, type ImportPolicy } from '../../../indexes/src/module-imports.js';
+import { TRIAL_MODES, type TrialSettings } from './trials/runner.js';
 
 export type { ImportPolicy };
 
@@ -43,6 +44,14 @@ export interface PremiseConfig {
    * one adds its import in every case.
    */
   imports: ImportPolicy;
+  /**
+   * Trying the top premises against the Lean server (docs/trials.md): `mode`
+   * `auto` (in the background when code actions or the goal are asked at a tactic step),
+   * `on request` (the `premise-lsp.try` command only) or `off`; how many
+   * premises, the wall-clock limit and heartbeats of one trial, and how long the
+   * trial document stays open after the last one.
+   */
+  trials: TrialSettings;
 }
 
 
@@ -68,6 +77,7 @@ export function defaultConfig(): PremiseConfig {
     autoIndex: true,
     llm: { timeoutMs: 8000 },
     imports: 'prefer',
+    trials: { mode: 'on request', premises: 8, timeoutMs: 10_000, heartbeats: 100_000, keepOpenMs: 60_000 },
   };
 }
 
@@ -112,13 +122,21 @@ const KEYS: Record<string, { check: Check; set(c: PremiseConfig, v: unknown): vo
   'llm.model': { check: str, set: (c, v) => (c.llm = { ...c.llm, model: v as string }) },
   imports: { check: oneOf([...IMPORT_POLICIES]), set: (c, v) => (c.imports = v as ImportPolicy) },
   'llm.timeoutMs': { check: int(100, 120_000), set: (c, v) => (c.llm = { ...c.llm, timeoutMs: v as number }) },
+  // `"trials": "off"` is short for `"trials": {"mode": "off"}`
+  trials: { check: oneOf([...TRIAL_MODES]), set: (c, v) => (c.trials = { ...c.trials, mode: v as TrialSettings['mode'] }) },
+  'trials.mode': { check: oneOf([...TRIAL_MODES]), set: (c, v) => (c.trials = { ...c.trials, mode: v as TrialSettings['mode'] }) },
+  'trials.premises': { check: int(1, 50), set: (c, v) => (c.trials = { ...c.trials, premises: v as number }) },
+  'trials.timeoutMs': { check: int(100, 600_000), set: (c, v) => (c.trials = { ...c.trials, timeoutMs: v as number }) },
+  'trials.heartbeats': { check: int(0, 100_000_000), set: (c, v) => (c.trials = { ...c.trials, heartbeats: v as number }) },
+  'trials.keepOpenMs': { check: int(0, 3_600_000), set: (c, v) => (c.trials = { ...c.trials, keepOpenMs: v as number }) },
 };
 
 /** Flatten `{completion: {enabled: x}}` and `{"completion.enabled": x}` alike. */
 function flatten(input: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
   for (const [k, v] of Object.entries(input)) {
     const key = prefix + k;
-    if (!(key in KEYS) && typeof v === 'object' && v !== null && !Array.isArray(v)) flatten(v as Record<string, unknown>, key + '.', out);
+    // (a key may take a word or a table: `trials: "off"`, `trials: {mode: "off"}`)
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) flatten(v as Record<string, unknown>, key + '.', out);
     else out[key] = v;
   }
   return out;
@@ -132,7 +150,7 @@ export interface ConfigResult {
 
 /** Apply `input` (the section's object; `null`/absent values mean "unset": keep). */
 export function applyConfig(prev: PremiseConfig, input: unknown): ConfigResult {
-  const config: PremiseConfig = { ...prev, completion: { ...prev.completion }, codeActions: { ...prev.codeActions }, llm: { ...prev.llm } };
+  const config: PremiseConfig = { ...prev, completion: { ...prev.completion }, codeActions: { ...prev.codeActions }, llm: { ...prev.llm }, trials: { ...prev.trials } };
   const errors: string[] = [];
   const changed: string[] = [];
   // (an empty list is an empty table as Lua clients encode it: no settings)

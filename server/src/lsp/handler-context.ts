@@ -24,8 +24,8 @@ export interface HandlerContext {
   upstreamTriggers(): string[];
   /** Forward an editor request (optionally transforming the reply), or refuse it if the upstream can't take it. */
   forward(msg: RequestMessage, raw: Buffer, transform?: Transform): void;
-  /** Answer a request here, asynchronously, honouring `$/cancelRequest`. */
-  runLocal(id: Id, work: () => Promise<unknown> | unknown): void;
+  /** Answer a request here, asynchronously, honouring `$/cancelRequest` (which aborts `signal`). */
+  runLocal(id: Id, work: (signal: AbortSignal) => Promise<unknown> | unknown): void;
   /** Immediate success reply. */
   replyNow(id: Id, result: unknown): void;
   /** Cancel a request answered here; false when it is not ours (forward the cancel). */

@@ -39,6 +39,7 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
     ['codeAction/resolve', (m, raw) => i.codeActionResolve(m, raw)],
     ['textDocument/hover', (m, raw) => i.hover(m, raw)],
     ['workspace/executeCommand', (m) => i.executeCommand(m)],
+    ['$/lean/plainGoal', (m) => i.plainGoal(m)],
   ]);
   const docSync = (open: boolean): NotificationHandler => (m, raw) => {
     // the edit reaches the prover whatever our own copy makes of it
@@ -47,6 +48,8 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
       else s.docs.change(m.params);
       const uri = uriOf(m.params);
       if (typeof uri === 'string') s.live.touched(uri);
+      // the user types: trials stop (after the edit has gone to the prover: `finally`)
+      if (!open && typeof uri === 'string') s.trials.userEdited(uri);
       if (open) lifecycle.documentOpened(uri);
     } finally {
       ctx.forwardDocSync(raw);
@@ -72,6 +75,7 @@ export function handlerTable(ctx: HandlerContext, lifecycle: Lifecycle): Handler
           if (typeof uri === 'string') {
             s.goals.forget(uri);
             s.live.closed(uri);
+            s.trials.userClosed(uri);
           }
         } finally {
           ctx.forwardDocSync(raw);

@@ -12,12 +12,34 @@ import { insertCommand, searchCommand } from './features/commands.js';
 import { isOurItem, mergeCompletions, premiseCompletions, resolveItem, type CompletionParamsLike } from './features/completion.js';
 import { mergeHover, premiseHover } from './features/hover.js';
 import type { HandlerContext } from './handler-context.js';
+import { beginProgress } from './progress.js';
+import { tryArgs, tryAt, tryInBackground, type TryContext } from './trials/try.js';
 
 export class Intercepts {
   constructor(private readonly r: HandlerContext) {}
 
   private get s() {
     return this.r.session;
+  }
+
+  /** What trials use: the session's features, the runner, and progress through the editor. */
+  private get tc(): TryContext {
+    const s = this.s;
+    const editor = this.r.editor;
+    return {
+      docs: s.docs,
+      engines: s.engines,
+      get goals() {
+        return s.goals;
+      },
+      config: () => s.config(),
+      flavor: () => s.flavor(),
+      log: s.log,
+      live: s.live,
+      trials: s.trials,
+      leanLive: () => s.link?.live === true,
+      progress: (title) => beginProgress(editor, s.supportsProgress, title),
+    };
   }
 
   completion(msg: RequestMessage, raw: Buffer): void {
@@ -44,6 +66,13 @@ export class Intercepts {
     });
   }
 
+  /** The editor asks the goal (the cursor rests at a step: lean.nvim, Emacs): `auto` trials start there; the request goes on to Lean untouched. */
+  plainGoal(msg: RequestMessage): boolean {
+    const p = msg.params as { textDocument?: { uri?: unknown }; position?: { line?: unknown; character?: unknown } } | undefined;
+    tryInBackground(this.tc, p?.textDocument?.uri, p?.position);
+    return false;
+  }
+
   /** Our items are resolved here (Lean fails on foreign `data`); others go upstream if it resolves. */
   completionResolve(msg: RequestMessage, raw: Buffer): boolean {
     const item = msg.params;
@@ -60,6 +89,9 @@ export class Intercepts {
   }
 
   codeAction(msg: RequestMessage, raw: Buffer): void {
+    // `auto` trials: this place is tried in the background; its verdicts show in later answers
+    const p = msg.params as { textDocument?: { uri?: unknown }; range?: { start?: { line?: unknown; character?: unknown } } } | undefined;
+    tryInBackground(this.tc, p?.textDocument?.uri, p?.range?.start);
     const ours = premiseCodeActions(this.s, (msg.params ?? {}) as never).catch((e) => {
       this.s.log.warn(`premise code actions failed: ${(e as Error).message}`);
       return [];
@@ -111,8 +143,9 @@ export class Intercepts {
     const ours = Object.values(COMMANDS) as unknown[];
     // someone else's command goes to the upstream that advertises it (a stopped one fails it naming why); with none, it is named in the refusal
     if (!ours.includes(p.command) && (this.r.upstreamTakes(msg.method, msg.params) || this.r.upstreamStopped)) return false;
-    this.r.runLocal(msg.id, () => {
+    this.r.runLocal(msg.id, (signal) => {
       if (p.command === COMMANDS.search) return searchCommand(this.s, p.arguments);
+      if (p.command === COMMANDS.try) return tryAt(this.tc, tryArgs(p.arguments), signal);
       if (p.command === COMMANDS.insert) return insertCommand(this.s, this.r.editor, p.arguments);
       const why = this.r.hasUpstream ? 'the upstream server does not advertise it' : 'no upstream server';
       throw new RpcError(ErrorCodes.InvalidParams, `premise-lsp: unknown command ${JSON.stringify(p.command)} (${why}; premise-lsp provides ${ours.join(', ')})`);

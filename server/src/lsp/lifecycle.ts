@@ -215,6 +215,7 @@ export class Lifecycle {
       this.load();
       this.afterInitialize();
     }
+    if (after.trials.mode === 'off' && before.trials.mode !== 'off') this.r.session.trials.switchedOff();
     if (JSON.stringify(after.upstreamCommand) !== JSON.stringify(before.upstreamCommand)) {
       this.r.editor.showMessage(3, 'premise-lsp: the new upstreamCommand takes effect when the editor restarts the language server');
     }
@@ -235,6 +236,7 @@ export class Lifecycle {
   /** A restarted prover gets the editor's initialize, initialized, settings, and open documents. */
   async replay(channel: ReplayChannel): Promise<void> {
     const s = this.r.session;
+    s.trials.upstreamRestarted(); // the new prover has no trial document
     if (!s.initParams) return; // the editor never initialized: its own initialize will come
     const result = (await channel.request('initialize', s.initParams)) as Record<string, unknown> | null;
     const held = this.heldInitialize;

@@ -34,7 +34,7 @@ export type { RouterOptions, Transform };
 
 export class Router implements HandlerContext, LifecycleHost {
   private readonly transforms = new Map<string, Transform>();
-  private readonly local = new Map<string, { cancelled: boolean }>();
+  private readonly local = new Map<string, { cancelled: boolean; abort: AbortController }>();
   /** s→c `client/registerCapability` request id → registration ids, until the editor replies. */
   private readonly registering = new Map<string, string[]>();
   private readonly registered = new Set<string>();
@@ -181,13 +181,13 @@ export class Router implements HandlerContext, LifecycleHost {
     return true;
   }
 
-  /** Answer a request here, asynchronously, honouring `$/cancelRequest`. */
-  runLocal(id: Id, work: () => Promise<unknown> | unknown): void {
+  /** Answer a request here, asynchronously, honouring `$/cancelRequest` (which aborts `signal`). */
+  runLocal(id: Id, work: (signal: AbortSignal) => Promise<unknown> | unknown): void {
     const key = idKey(id);
-    const entry = { cancelled: false };
+    const entry = { cancelled: false, abort: new AbortController() };
     this.local.set(key, entry);
     Promise.resolve()
-      .then(work)
+      .then(() => work(entry.abort.signal))
       .then(
         (result) => {
           if (!entry.cancelled) this.editor.reply(id, result);
@@ -210,6 +210,7 @@ export class Router implements HandlerContext, LifecycleHost {
     const entry = this.local.get(idKey(id));
     if (!entry) return false;
     entry.cancelled = true;
+    entry.abort.abort();
     this.local.delete(idKey(id));
     this.editor.replyError(id, ErrorCodes.RequestCancelled, 'request cancelled');
     return true;
@@ -234,6 +235,8 @@ export class Router implements HandlerContext, LifecycleHost {
       this.editor.sendRaw(raw);
     },
     onNotification: (msg, raw) => {
+      // a trial document's diagnostics, progress and the rest are premise-lsp's alone (trials/runner.ts)
+      if (this.session.trials.observe(msg)) return;
       this.session.goals.observeNotification(msg);
       this.editor.sendRaw(raw);
     },

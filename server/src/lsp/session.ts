@@ -14,6 +14,7 @@ import { LeanGoals } from './goals/lean.js';
 import { noGoals, type GoalProvider } from './goals/types.js';
 import { LiveIndex } from './live-index.js';
 import type { Logger } from './log.js';
+import { TrialRunner } from './trials/runner.js';
 
 export class Session implements FeatureContext {
   readonly docs = new DocumentStore();
@@ -35,6 +36,13 @@ export class Session implements FeatureContext {
   link: UpstreamLink | undefined;
   /** The declarations of open documents, kept in the engine's overlay. */
   readonly live: LiveIndex = new LiveIndex(this);
+  /** Premises tried against the Lean server (docs/trials.md); Lean only. */
+  readonly trials: TrialRunner = new TrialRunner(
+    () => (this.flavorValue === 'lean' ? this.link : undefined),
+    () => this.cfg.trials,
+    (uri) => this.docs.get(uri) !== undefined,
+    { debug: (m) => this.log.debug(m), warn: (m) => this.log.warn(m) },
+  );
 
   constructor(
     readonly engines: EngineHost,

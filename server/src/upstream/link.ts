@@ -194,6 +194,11 @@ export class UpstreamLink {
     this.enqueue({ kind: 'notification', raw });
   }
 
+  /** How many editor requests the prover has not answered yet (trials give way to them). */
+  get editorRequestsWaiting(): number {
+    return this.forwarded.size;
+  }
+
   /** Is an editor request with this id forwarded (or queued) and not yet answered? */
   inFlight(id: Id): boolean {
     const key = idKey(id);
@@ -224,10 +229,14 @@ export class UpstreamLink {
     return true;
   }
 
-  /** Our own request, with an id the editor can never have used. */
-  request<T = unknown>(method: string, params: unknown, opts: { timeoutMs?: number } = {}): Promise<T> {
+  /**
+   * Our own request, with an id the editor can never have used. `signal` cancels it:
+   * the prover gets `$/cancelRequest` and the promise rejects with RequestCancelled.
+   */
+  request<T = unknown>(method: string, params: unknown, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
     if (!this.live) return Promise.reject(new RpcError(ErrorCodes.RequestFailed, `upstream is ${this.st.tag}`));
-    return this.ownRequest<T>(method, params, opts.timeoutMs, true);
+    if (opts.signal?.aborted) return Promise.reject(new RpcError(ErrorCodes.RequestCancelled, `${method} cancelled`));
+    return this.ownRequest<T>(method, params, opts.timeoutMs, true, undefined, opts.signal);
   }
 
   notify(method: string, params: unknown): void {
@@ -324,21 +333,29 @@ export class UpstreamLink {
     if (lost.length > 0) this.hooks.onLost(lost, `upstream server is not running (${reason})`);
   }
 
-  private ownRequest<T>(method: string, params: unknown, timeoutMs: number | undefined, viaState: boolean, child?: ChildTransport): Promise<T> {
+  private ownRequest<T>(method: string, params: unknown, timeoutMs: number | undefined, viaState: boolean, child?: ChildTransport, signal?: AbortSignal): Promise<T> {
     const id: Id = `${this.ownPrefix}${this.nextOwn++}`;
     const key = idKey(id);
     return new Promise<T>((resolve, reject) => {
-      const entry: Own = { resolve: resolve as (v: unknown) => void, reject, method };
-      if (timeoutMs !== undefined && timeoutMs > 0) {
-        entry.timer = setTimeout(() => {
-          if (!this.own.delete(key)) return;
-          // Isabelle never answers unknown requests; Lean honours cancellation.
-          if (child) child.send(notification('$/cancelRequest', { id }));
-          else this.send(notification('$/cancelRequest', { id }));
-          reject(new RpcError(ErrorCodes.RequestCancelled, `${method} timed out after ${timeoutMs} ms`));
-        }, timeoutMs);
-      }
+      const giveUp = (why: string) => {
+        const entry = this.own.get(key);
+        if (!entry || !this.own.delete(key)) return;
+        if (entry.timer) clearTimeout(entry.timer);
+        signal?.removeEventListener('abort', onAbort);
+        // Isabelle never answers unknown requests; Lean honours cancellation.
+        if (child) child.send(notification('$/cancelRequest', { id }));
+        else this.send(notification('$/cancelRequest', { id }));
+        reject(new RpcError(ErrorCodes.RequestCancelled, `${method} ${why}`));
+      };
+      const onAbort = () => giveUp('cancelled');
+      const settle = (f: (v: never) => void) => (v: unknown) => {
+        signal?.removeEventListener('abort', onAbort);
+        f(v as never);
+      };
+      const entry: Own = { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), method };
+      if (timeoutMs !== undefined && timeoutMs > 0) entry.timer = setTimeout(() => giveUp(`timed out after ${timeoutMs} ms`), timeoutMs);
       this.own.set(key, entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
       if (viaState) {
         this.noteSent(method);
         this.send(request(id, method, params));

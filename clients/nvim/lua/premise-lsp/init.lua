@@ -12,13 +12,15 @@
 -- Commands: :PremiseSearch [text] (results → vim.ui.select, inserts the name;
 -- :PremiseSearch! fills the quickfix list instead), :PremiseInsert (premise-lsp's
 -- "Insert premise" code actions at the cursor), :PremisePick [text] (the live
--- picker: premise-lsp/picker.lua).
+-- picker: premise-lsp/picker.lua), :PremiseTry (the top premises tried by Lean at
+-- the cursor's step; choose among the steps that close the goal or make progress).
 local M = {}
 
 -- client name (what M.client() looks for) and the settings section / action tag
 M.name = 'premise-lsp'
 M.section = 'premise-lsp'
 M.search_command = 'premise-lsp.search'
+M.try_command = 'premise-lsp.try'
 M.insert_title = '^Insert premise'
 
 local defaults = {
@@ -569,6 +571,82 @@ function M.insert_command_handler()
   end)
 end
 
+--- A code action for a step Lean checked (from premise-lsp.try): it carries its edit.
+local function is_checked_action(a)
+  return type(a) == 'table'
+    and a.edit ~= nil
+    and type(a.data) == 'table'
+    and type(a.data[M.section]) == 'table'
+    and a.data[M.section].verified == true
+end
+
+--- workspace/executeCommand premise-lsp.try at the cursor. `on_result(err, result)` gets
+--- `{results = {{step, premise, outcome, goals?, message?}}}`, best first.
+function M.try(on_result)
+  with_client(function(client, bufnr)
+    local row, col = M.cursor()
+    local arg = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = lsp_position(row, col, client.offset_encoding) }
+    request(client, 'workspace/executeCommand', { command = M.try_command, arguments = { arg } }, function(err, result)
+      on_result(err, result)
+    end, bufnr)
+  end)
+end
+
+--- :PremiseTry — Lean tries the top premises in place of the cursor's step (in a
+--- document of its own: the buffer is untouched); the steps that close the goal
+--- (✓, first) or make progress are offered, and the chosen one replaces the step.
+function M.try_command_handler()
+  with_client(function(client, bufnr)
+    local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+    local row, col = M.cursor()
+    local pos = lsp_position(row, col, client.offset_encoding)
+    local uri = vim.uri_from_bufnr(bufnr)
+    notify('trying premises at line ' .. row .. '…')
+    local cmd = { command = M.try_command, arguments = { { textDocument = { uri = uri }, position = pos } } }
+    request(client, 'workspace/executeCommand', cmd, function(err, result)
+      if err then
+        notify('trials failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return
+      end
+      local results = (result and result.results) or {}
+      local works = vim.tbl_filter(function(r)
+        return r.outcome == 'closes' or r.outcome == 'progress'
+      end, results)
+      if #works == 0 then
+        notify(result and result.reason and ('nothing tried: ' .. result.reason) or ('none of the ' .. #results .. ' steps tried closes the goal or makes progress'))
+        return
+      end
+      -- the checked steps come back as code actions with their edits (verdicts for this buffer version)
+      local params = { textDocument = { uri = uri }, range = { start = pos, ['end'] = pos }, context = { diagnostics = {}, only = { 'quickfix' } } }
+      request(client, 'textDocument/codeAction', params, function(err2, actions)
+        local checked = vim.tbl_filter(is_checked_action, (not err2 and actions) or {})
+        if #checked == 0 then
+          notify('the buffer changed while premises were tried; run :PremiseTry again', vim.log.levels.WARN)
+          return
+        end
+        vim.ui.select(checked, {
+          prompt = 'Steps checked by Lean:',
+          kind = 'codeaction',
+          format_item = function(a)
+            return a.title
+          end,
+        }, function(action)
+          if not action then
+            return
+          end
+          local why = not_editable(bufnr)
+            or (vim.api.nvim_buf_get_changedtick(bufnr) ~= tick and 'the buffer changed since the trials; run :PremiseTry again')
+          if why then
+            notify('not applied: ' .. why, vim.log.levels.WARN)
+            return
+          end
+          apply_action(client, action)
+        end)
+      end, bufnr)
+    end, bufnr)
+  end)
+end
+
 -- for the live picker (picker.lua)
 M._request, M._with_client, M._lsp_position = request, with_client, lsp_position
 M._not_editable, M._hit_fname, M._format_hit = not_editable, hit_fname, format_hit
@@ -585,6 +663,7 @@ function M.setup(opts)
   vim.cmd([[
     command! -nargs=* -bang PremiseSearch lua require('premise-lsp').search_command_handler(<q-args>, '<bang>' == '!')
     command! PremiseInsert lua require('premise-lsp').insert_command_handler()
+    command! PremiseTry lua require('premise-lsp').try_command_handler()
     command! -nargs=* PremisePick lua require('premise-lsp.picker').open(<q-args>)
   ]])
 

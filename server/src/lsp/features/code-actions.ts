@@ -12,6 +12,7 @@ import type { FeatureContext } from './context.js';
 import { fileImports, importOptions, rankByImports, type FileImports } from './imports.js';
 import { inScope, queryAt } from './query.js';
 import { isabelleInsertion, leanInsertion, separatorBefore } from './tactics.js';
+import { editText } from '../trials/place.js';
 
 export interface CodeActionParamsLike {
   textDocument?: { uri?: unknown };
@@ -29,8 +30,40 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const start = params.range?.start;
   const max = ctx.config().codeActions.max;
   if (!doc || typeof start?.line !== 'number' || typeof start.character !== 'number' || max === 0 || !kindWanted(params.context?.only)) return [];
+  const verified = trialActions(ctx, doc.uri, doc.version, start.line, max);
   const engine = await ctx.engines.get();
-  if (!engine || engine.size === 0) return [];
+  if (!engine || engine.size === 0) return verified;
+  return [...verified, ...(await insertActions(ctx, doc.uri, start as { line: number; character: number }, max))];
+}
+
+/**
+ * What trials found at this step, for this version of the document: the steps
+ * Lean said close the goal ("✓ exact add_comm a b — closes the goal"), then those
+ * that leave goals; never one that failed or timed out.
+ */
+function trialActions(ctx: FeatureContext, uri: string, version: number, line: number, max: number): CodeAction[] {
+  const known = ctx.trials?.verdicts(uri, version, line)[0];
+  if (!known) return [];
+  const doc = ctx.docs.get(uri)!;
+  const { place, results } = known;
+  const range = { start: { line: place.line, character: place.start }, end: { line: place.line, character: place.end } };
+  const useful = results.filter((r) => r.outcome === 'closes' || r.outcome === 'progress').slice(0, max);
+  return useful.map((r, i) => {
+    const left = r.goals?.length;
+    const title = r.outcome === 'closes' ? `✓ ${r.step} — closes the goal` : `${r.step} — makes progress${left ? ` (${left} goal${left === 1 ? '' : 's'} left)` : ''}`;
+    return {
+      title,
+      kind: CODE_ACTION_KIND,
+      ...(i === 0 && r.outcome === 'closes' ? { isPreferred: true } : {}),
+      edit: { documentChanges: [{ textDocument: { uri, version: doc.version }, edits: [{ range, newText: editText(place, r.step) }] }] },
+      data: { [TAG]: { name: r.premise, form: 'trial', outcome: r.outcome, verified: true } },
+    };
+  });
+}
+
+async function insertActions(ctx: FeatureContext, uri: string, start: { line: number; character: number }, max: number): Promise<CodeAction[]> {
+  const doc = ctx.docs.get(uri)!;
+  const engine = (await ctx.engines.get())!;
   const pos = doc.positionAt(codePointBoundary(doc.getText(), doc.offsetAt({ line: start.line, character: start.character })));
   const query = await queryAt(ctx, doc.uri, pos, ctx.config().goalTimeoutMs);
   if (!query) return [];
@@ -84,7 +117,12 @@ export function isOurAction(action: unknown): boolean {
   return typeof data === 'object' && data !== null && !Array.isArray(data) && TAG in (data as object);
 }
 
-/** Upstream actions first (array of Command | CodeAction, or null), then ours. */
+/** Steps Lean itself verified first (trials), then the upstream's actions (array of Command | CodeAction, or null), then ours. */
 export function mergeCodeActions(upstream: unknown, ours: CodeAction[]): unknown[] {
-  return [...(Array.isArray(upstream) ? upstream : []), ...ours];
+  const verified = ours.filter(isVerified);
+  return [...verified, ...(Array.isArray(upstream) ? upstream : []), ...ours.filter((a) => !isVerified(a))];
+}
+
+function isVerified(a: CodeAction): boolean {
+  return (a.data as Record<string, { verified?: unknown }> | undefined)?.[TAG]?.verified === true;
 }

@@ -89,7 +89,32 @@ export async function premiseCompletions(ctx: FeatureContext, params: Completion
   }
   const range = { start: doc.positionAt(prefixStart), end: offset === at ? position : doc.positionAt(offset) };
   const items = rankByImports(hits, fi).map((h, i) => premiseItem(h, i + 1, range, importFor(fi, h, prefixStart)));
-  return { items, prefix, slot };
+  return { items: withVerdicts(ctx, doc.uri, doc.version, position.line, items), prefix, slot };
+}
+
+/**
+ * Items whose premise a trial at this step tried carry the verdict: one that
+ * closes the goal says so in its detail and documentation and comes first; one
+ * that makes progress says so; a failure is not shown.
+ */
+function withVerdicts(ctx: FeatureContext, uri: string, version: number, line: number, items: CompletionItem[]): CompletionItem[] {
+  const results = ctx.trials?.verdicts(uri, version, line)[0]?.results;
+  if (!results?.length) return items;
+  const out = items.map((it) => {
+    const r = results.find((x) => x.premises.length === 1 && x.premises[0] === it.label && (x.outcome === 'closes' || x.outcome === 'progress'));
+    if (!r) return it;
+    const closes = r.outcome === 'closes';
+    const note = closes ? `✓ \`${r.step}\` closes the goal (checked by Lean)` : `\`${r.step}\` makes progress (checked by Lean)`;
+    const docs = it.documentation as { kind: 'markdown'; value: string } | undefined;
+    return {
+      ...it,
+      detail: `${closes ? '✓ closes the goal' : 'makes progress'}: ${r.step}`,
+      documentation: { kind: 'markdown' as const, value: note + (docs?.value ? '\n\n' + docs.value : '') },
+      // before the prover's items too (theirs are 'a…', ours 'b…')
+      ...(closes ? { sortText: '0' + it.sortText!.slice(1) } : {}),
+    };
+  });
+  return [...out.filter((it) => it.detail?.startsWith('✓')), ...out.filter((it) => !it.detail?.startsWith('✓'))];
 }
 
 /**

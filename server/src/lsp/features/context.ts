@@ -6,6 +6,8 @@ import type { DocumentStore } from '../documents.js';
 import type { EngineHost } from '../engine-host.js';
 import type { GoalProvider } from '../goals/types.js';
 import type { Logger } from '../log.js';
+import type { StepPlace } from '../trials/place.js';
+import type { TrialResult } from '../trials/runner.js';
 
 export interface FeatureContext {
   docs: DocumentStore;
@@ -16,6 +18,8 @@ export interface FeatureContext {
   log: Logger;
   /** What the open documents declare, from the live index. */
   live: { around(uri: string, line: number): { after: string[]; before: string[] }; documentOf(name: string): string | undefined };
+  /** What trials found for a document's current version (`line`: at that step only). */
+  trials?: { verdicts(uri: string, version: number, line?: number): Array<{ place: StepPlace; results: TrialResult[] }> };
 }
 
 /** Whose premises to search: the prover's, or (standalone) the document's language. */

@@ -17,9 +17,21 @@ export async function premiseHover(ctx: FeatureContext, params: { textDocument?:
   const info = engine?.lookup(ident.name);
   if (!info) return null;
   return {
-    contents: { kind: 'markdown', value: premiseMarkdown(info) },
+    contents: { kind: 'markdown', value: verdictLines(ctx, doc.uri, doc.version, info.name) + premiseMarkdown(info) },
     range: { start: doc.positionAt(ident.start), end: doc.positionAt(ident.end) },
   };
+}
+
+/** What trials in this version of the document found for `name`: one line per step tried with it that worked. */
+function verdictLines(ctx: FeatureContext, uri: string, version: number, name: string): string {
+  const lines: string[] = [];
+  for (const { place, results } of ctx.trials?.verdicts(uri, version) ?? []) {
+    for (const r of results) {
+      if (!r.premises.includes(name) || (r.outcome !== 'closes' && r.outcome !== 'progress')) continue;
+      lines.push(`${r.outcome === 'closes' ? '✓' : '→'} \`${r.step}\` ${r.outcome === 'closes' ? 'closes the goal' : 'makes progress'} at line ${place.line + 1} (checked by Lean)`);
+    }
+  }
+  return lines.length ? lines.slice(0, 5).join('  \n') + '\n\n' : '';
 }
 
 function asMarkdown(contents: unknown): string {
