@@ -93,8 +93,12 @@ describe('premise-lsp.try', () => {
     const at = posOf(text, '  exact ', 8);
     const r = await tryAt(e, uri, at, { premises: ['add_comm'], tactics: ['simp'] });
     expect(r.result.results).toEqual([expect.objectContaining({ step: 'simp [add_comm]', outcome: 'timeout' })]);
+    const waitOf = () => prover().find((x) => x.dir === 'in' && x.msg.method === 'textDocument/waitForDiagnostics')?.msg;
+    // the reply to the editor may come before the fake prover has read what followed it: wait for it to read them
+    await proverGot(prover, (m) => m.method === '$/cancelRequest' && m.params.id === waitOf()?.id);
+    await proverGot(prover, (m) => m.method === 'textDocument/didClose' && m.params.textDocument.uri.includes(SHADOW));
     const sent = prover().filter((x) => x.dir === 'in').map((x) => x.msg);
-    const wait = sent.find((m) => m.method === 'textDocument/waitForDiagnostics')!;
+    const wait = waitOf()!;
     expect(sent.some((m) => m.method === '$/cancelRequest' && m.params.id === wait.id)).toBe(true);
     // a timed-out trial document is closed at once (Lean may still be busy with it)
     const close = sent.findIndex((m) => m.method === 'textDocument/didClose' && m.params.textDocument.uri.includes(SHADOW));
