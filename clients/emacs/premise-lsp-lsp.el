@@ -267,6 +267,17 @@ would land in the wrong column (lsp-mode issue #2080)."
              (string-match-p "[\U00010000-\U0010FFFF]" (buffer-substring-no-properties (line-beginning-position) (point))))
     (user-error "premise-lsp: not inserted: this lsp-mode counts columns in characters, not UTF-16, and the line has a character beyond U+FFFF (like 𝓝) before point, so the edit would land in the wrong place; use `premise-lsp-search' here, or Eglot")))
 
+(defun premise-lsp-lsp--actions (ws keep)
+  "Code actions of WS at point that KEEP accepts, as (TITLE . ACTION)."
+  (premise-lsp-lsp--check-columns)
+  (let ((params (list :textDocument (lsp--text-document-identifier)
+                      :range (lsp--region-to-range (point) (point))
+                      :context (list :diagnostics [] :only ["quickfix"]))))
+    (cl-loop for a across (vconcat (with-lsp-workspace ws
+                                     (lsp-request "textDocument/codeAction" params)))
+             when (funcall keep a)
+             collect (cons (lsp:code-action-title a) a))))
+
 (defun premise-lsp-lsp--backend ()
   "The lsp-mode backend, when lsp-mode runs premise-lsp in this buffer."
   (when-let ((ws (premise-lsp-lsp-workspace)))
@@ -277,24 +288,11 @@ would land in the wrong column (lsp-mode issue #2080)."
                       (let ((p (lsp--text-document-position-params)))
                         (list :uri (lsp--buffer-uri) :position (plist-get p :position))))
           :code-actions (lambda ()
-                          (premise-lsp-lsp--check-columns)
-                          (let ((params (list :textDocument (lsp--text-document-identifier)
-                                              :range (lsp--region-to-range (point) (point))
-                                              :context (list :diagnostics [] :only ["quickfix"]))))
-                            (cl-loop for a across (vconcat (with-lsp-workspace ws
-                                                             (lsp-request "textDocument/codeAction" params)))
-                                     for title = (lsp:code-action-title a)
-                                     when (premise-lsp--insert-action-p title)
-                                     collect (cons title a))))
+                          (premise-lsp-lsp--actions
+                           ws (lambda (a) (premise-lsp--insert-action-p (lsp:code-action-title a)))))
           :checked-actions (lambda ()
-                             (premise-lsp-lsp--check-columns)
-                             (let ((params (list :textDocument (lsp--text-document-identifier)
-                                                 :range (lsp--region-to-range (point) (point))
-                                                 :context (list :diagnostics [] :only ["quickfix"]))))
-                               (cl-loop for a across (vconcat (with-lsp-workspace ws
-                                                                (lsp-request "textDocument/codeAction" params)))
-                                        when (premise-lsp--checked-action-p (premise-lsp-lsp--from-json a))
-                                        collect (cons (lsp:code-action-title a) a))))
+                             (premise-lsp-lsp--actions
+                              ws (lambda (a) (premise-lsp--checked-action-p (premise-lsp-lsp--from-json a)))))
           :execute (lambda (action) (with-lsp-workspace ws (lsp-execute-code-action action))))))
 
 (add-hook 'premise-lsp-backend-functions #'premise-lsp-lsp--backend)

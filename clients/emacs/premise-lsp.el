@@ -377,6 +377,17 @@ at its declaration instead of inserting its name."
         (eglot-execute-command server (intern (plist-get command :command))
                                (plist-get command :arguments))))))
 
+(defun premise-lsp--choose (prompt items)
+  "Ask with PROMPT for one of ITEMS, (TITLE . ACTION) best first, kept in order.
+The first is the default; answers the chosen item, nil for none."
+  (let* ((default (caar items))
+         (table (lambda (string pred action)
+                  (if (eq action 'metadata)
+                      '(metadata (display-sort-function . identity))
+                    (complete-with-action action items string pred))))
+         (choice (completing-read (format "%s (%s): " prompt default) table nil t nil nil default)))
+    (assoc choice items)))
+
 ;;;###autoload
 (defun premise-lsp-insert ()
   "Pick one of premise-lsp's \"Insert premise\" code actions and apply it."
@@ -389,16 +400,10 @@ at its declaration instead of inserting its name."
       (let* ((items (mapcar (lambda (a)
                               (cons (replace-regexp-in-string "\\`Insert premise: " "" (car a)) (cdr a)))
                             actions))
-             (default (caar items))
-             (table (lambda (string pred action)
-                      (if (eq action 'metadata)
-                          '(metadata (display-sort-function . identity))
-                        (complete-with-action action items string pred))))
-             (choice (completing-read (format "Insert premise (%s): " default) table nil t nil nil default))
-             (action (cdr (assoc choice items))))
-        (when action
-          (funcall (plist-get backend :execute) action)
-          choice)))))
+             (item (premise-lsp--choose "Insert premise" items)))
+        (when item
+          (funcall (plist-get backend :execute) (cdr item))
+          (car item))))))
 
 ;;;; Trying premises: M-x premise-lsp-try
 
@@ -443,18 +448,12 @@ point.  Trials are switched off or on with the `trials' setting (see
       (let ((items (funcall (plist-get backend :checked-actions))))
         (if (null items)
             (progn (message "premise-lsp: the buffer changed while premises were tried; run M-x premise-lsp-try again") nil)
-          (let* ((default (caar items))
-                 (table (lambda (string pred action)
-                          (if (eq action 'metadata)
-                              '(metadata (display-sort-function . identity))
-                            (complete-with-action action items string pred))))
-                 (choice (completing-read (format "Step checked by Lean (%s): " default) table nil t nil nil default))
-                 (action (cdr (assoc choice items))))
-            (when action
+          (let ((item (premise-lsp--choose "Step checked by Lean" items)))
+            (when item
               (unless (= tick (buffer-chars-modified-tick))
                 (user-error "premise-lsp: the buffer changed since the trials; run M-x premise-lsp-try again"))
-              (funcall (plist-get backend :execute) action)
-              choice)))))))
+              (funcall (plist-get backend :execute) (cdr item))
+              (car item))))))))
 
 ;;;; Checking a setup: M-x premise-lsp-doctor
 
