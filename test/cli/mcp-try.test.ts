@@ -122,6 +122,16 @@ describe('premise-lsp mcp: the try tool, with a prover', () => {
     expect(stderr).not.toMatch(/try failed/);
   });
 
+  it('a prover that cannot start: each call is isError saying why', async () => {
+    const none = await connect(['--project', project, '--fake-engine', join(FIXTURES, 'trial-premises.json'), '--', join(tmp, 'no-such-lean')]);
+    for (let i = 0; i < 2; i++) {
+      const r = await tryCall(none, { file: 'Proj/Trials.lean', line: lineOf(trials, '  exact \n') });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/the prover is not running: .*no-such-lean/);
+    }
+    expect((await none.listTools()).tools.length).toBe(5);
+  });
+
   it('a call past its wall-clock limit is stopped, and says so', async () => {
     const slow = await connect(['--project', project, '--fake-engine', join(FIXTURES, 'trial-premises.json'), '--try-timeout-ms', '1500', '--', process.execPath, FAKE_LEAN]);
     // simp [add_comm] never finishes in the fake (its table says `hangs`); the trial's own limit is 10 s

@@ -71,7 +71,7 @@ export class McpProver {
   private readonly cfg: PremiseConfig;
   private readonly engines: EngineHost;
   private readonly realRoot: string;
-  private ready: Promise<void> | undefined;
+  private initialized: Promise<void> | undefined;
   private chain: Promise<void> = Promise.resolve();
   private openUri: string | undefined;
   private closeTimer: NodeJS.Timeout | undefined;
@@ -137,7 +137,7 @@ export class McpProver {
       const { path, text } = this.readFile(args.file);
       void this.engines.load(undefined);
       const position = positionOf(text, args, path);
-      await raceAbort(this.start(deadline), abort.signal);
+      await raceAbort(this.start(), abort.signal);
       const uri = this.sync(path, text);
       // the file elaborated up to the end first: the goal is then at hand
       await this.link.request('textDocument/waitForDiagnostics', { uri, version: this.docs.get(uri)!.version }, { timeoutMs: Math.max(1, deadline - Date.now()), signal: abort.signal });
@@ -178,24 +178,25 @@ export class McpProver {
     return { path: real, text: readFileSync(real, 'utf8') };
   }
 
-  /** Start the prover and initialize it (once; again after a failed start). */
-  private start(deadline: number): Promise<void> {
-    if (this.ready) return this.ready;
-    const st = this.link.state;
-    if (st.tag === 'stopped' && st.reason !== 'not started') return Promise.reject(new ToolError(`the prover is not running: ${st.reason}`));
-    this.opts.log(`starting the prover in ${this.opts.root}`);
-    this.link.start();
-    const ready = (async () => {
-      await this.link.request('initialize', this.initParams(), { timeoutMs: Math.max(1, deadline - Date.now()) });
-      this.link.notify('initialized', {});
-    })();
-    this.ready = ready.catch((e: unknown) => {
-      this.ready = undefined;
-      const st2 = this.link.state;
-      void this.link.stop(500);
-      throw new ToolError(`the prover did not start: ${st2.tag === 'stopped' ? st2.reason : ((e as Error)?.message ?? String(e))}`);
-    });
-    return this.ready;
+  /**
+   * Start the prover once and wait until it is initialized (a call's own limit bounds the wait; the
+   * next call waits on). A prover that died is restarted by the link, which initializes it again; one
+   * that cannot start (no such command, a crash loop) is not: each call says why.
+   */
+  private async start(): Promise<void> {
+    if (!this.initialized) {
+      this.opts.log(`starting the prover in ${this.opts.root}`);
+      this.link.start();
+      this.initialized = this.link.request('initialize', this.initParams(), {}).then(() => this.link.notify('initialized', {}));
+      this.initialized.catch(() => undefined);
+    }
+    await this.initialized.catch(() => undefined);
+    for (;;) {
+      const st = this.link.state;
+      if (st.tag === 'running') return;
+      if (st.tag === 'stopped') throw new ToolError(`the prover is not running: ${st.reason}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   private initParams() {
