@@ -122,6 +122,33 @@ describe('premise-lsp mcp: the try tool, with a prover', () => {
     expect(stderr).not.toMatch(/try failed/);
   });
 
+  it('reads the file again at each call (an edit on disk is what Lean gets), and keeps one project file open at a time', async () => {
+    const edit = join(project, 'Proj', 'Edit.lean');
+    writeFileSync(edit, trials);
+    const line = lineOf(trials, '  exact \n');
+    const args = { file: 'Proj/Edit.lean', line, premises: ['add_comm'], tactics: ['exact'] };
+    const first = await tryCall(client, args);
+    expect((first.structuredContent as { results: any[] }).results[0]).toEqual({ step: 'exact add_comm a b', premise: 'add_comm', outcome: 'closes' });
+    writeFileSync(edit, trials.replace('-- step: exact add_comm a b => closes', '-- step: exact add_comm a b => error: boom'));
+    const second = await tryCall(client, args);
+    expect((second.structuredContent as { results: any[] }).results.find((x) => x.step === 'exact add_comm a b')).toMatchObject({ outcome: 'fails', message: 'boom' });
+    // two calls at once: both answered, one after the other
+    const both = await Promise.all([tryCall(client, { ...args, file: 'Proj/Trials.lean' }), tryCall(client, args)]);
+    expect(both.map((r) => (r.structuredContent as { results: any[] }).results[0].outcome)).toEqual(['closes', 'closes']);
+    const got = readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((x) => x.dir === 'in').map((x) => x.msg);
+    const editUri = got.find((m) => m.method === 'textDocument/didOpen' && m.params.textDocument.uri.endsWith('/Edit.lean')).params.textDocument.uri;
+    expect(got.some((m) => m.method === 'textDocument/didChange' && m.params.textDocument.uri === editUri)).toBe(true);
+    // never more than two documents open in Lean: the file tried and its trial document
+    const open = new Set<string>();
+    let most = 0;
+    for (const m of got) {
+      if (m.method === 'textDocument/didOpen') open.add(m.params.textDocument.uri);
+      if (m.method === 'textDocument/didClose') open.delete(m.params.textDocument.uri);
+      most = Math.max(most, open.size);
+    }
+    expect(most).toBe(2);
+  });
+
   it('a prover that cannot start: each call is isError saying why', async () => {
     const none = await connect(['--project', project, '--fake-engine', join(FIXTURES, 'trial-premises.json'), '--', join(tmp, 'no-such-lean')]);
     for (let i = 0; i < 2; i++) {
