@@ -123,9 +123,10 @@ export class McpProver {
     const args = checkArgs(raw);
     const abort = new AbortController();
     const limit = this.opts.callTimeoutMs;
-    const timer = setTimeout(() => abort.abort(new ToolError(`no answer within ${limit / 1000} s (the trials were stopped); try fewer premises or tactics`)), limit);
+    const timer = setTimeout(() => abort.abort(new ToolError(`no answer within ${limit / 1000} s (--try-timeout-ms): the call was stopped; try fewer premises or tactics`)), limit);
     const onCaller = () => abort.abort(new ToolError('the call was cancelled'));
     callerSignal?.addEventListener('abort', onCaller, { once: true });
+    if (callerSignal?.aborted) onCaller();
     const deadline = Date.now() + limit;
     const before = this.chain;
     let release!: () => void;
