@@ -43,11 +43,11 @@ const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? 
 const names = (r: CallToolResult) => (JSON.parse(textOf(r)) as { results: { name: string }[] }).results.map((h) => h.name);
 
 describe('premise-lsp mcp', () => {
-  it('says who it is and lists the four tools, each taking {query, k?}', async () => {
+  it('says who it is and lists the four tools, each taking {query, k?}, and try', async () => {
     expect(client.getServerVersion()?.name).toBe('premise-lsp');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['declaration', 'pattern', 'premises', 'search']);
-    for (const t of tools) {
+    expect(tools.map((t) => t.name).sort()).toEqual(['declaration', 'pattern', 'premises', 'search', 'try']);
+    for (const t of tools.filter((x) => x.name !== 'try')) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.required).toEqual(['query']);
       expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(['k', 'query']);
@@ -66,6 +66,14 @@ describe('premise-lsp mcp', () => {
     expect(hit!.module).toBe('Sample.Algebra');
     expect(r.structuredContent).toEqual(body);
     // a bare goal, without ⊢, is read as one
+    expect(names(await call('premises', { query: 'a + b = b + a', k: 5 }))).toContain("Nat.add_comm'");
+  });
+
+  it('try without a prover (--index) is isError with the fix, and the server goes on (issue 37)', async () => {
+    const r = await call('try', { file: 'Sample/Algebra.lean', line: 3 });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain('premise-lsp mcp --project DIR --lean');
+    expect(textOf(r)).toContain('--index');
     expect(names(await call('premises', { query: 'a + b = b + a', k: 5 }))).toContain("Nat.add_comm'");
   });
 
@@ -129,7 +137,7 @@ describe('premise-lsp mcp', () => {
     const c = new Client({ name: 'premise-lsp-test', version: '0.0.0' });
     await c.connect(t);
     try {
-      expect((await c.listTools()).tools).toHaveLength(4);
+      expect((await c.listTools()).tools).toHaveLength(5);
       for (let i = 0; i < 2; i++) {
         const r = (await c.callTool({ name: 'premises', arguments: { query: '⊢ a * b = b * a' } })) as CallToolResult;
         expect(r.isError).toBe(true);

@@ -14,7 +14,7 @@ commands:
   holdout-files --records <records.jsonl> | --index <index-dir> [--shared DIR] [--out FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> | --project <dir> [--host H] [--port N] [--max-new-premises N] [--max-body-mib N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
-  mcp --index <index-dir> | --project <dir> [--mode M] [--rerank | --no-rerank]
+  mcp --index <index-dir> | --project <dir> [--lean | -- <cmd...>] [--mode M] [--rerank | --no-rerank]
   setup vscode [--shim-dir DIR]
   vocab <records.jsonl> [--out models/vocab/en-lean.json]
   models pull <owner/repo> [--revision R] [--dest DIR] [--files a,b] [--endpoint URL]
@@ -275,22 +275,29 @@ example:
   premise-lsp http --index /tmp/idx --port 8765
   premise-lsp http --project ~/my-project
 `,
-  mcp: `usage: premise-lsp mcp --index <index-dir> | --project <dir> [options]
+  mcp: `usage: premise-lsp mcp --index <index-dir> | --project <dir> [--lean | -- <cmd…>] [options]
 
 An MCP server for agents (Claude Code, Cursor, Codex…) on stdin/stdout; logs on stderr.
 Tools, each {query, k?}: premises (a goal or proof state), search (English or any text),
-pattern (Loogle syntax), declaration (a name → statement, module, doc, location).
-Set up an agent: docs/mcp.md.
+pattern (Loogle syntax), declaration (a name → statement, module, doc, location); and try
+({file, line, column? | after?, premises?, tactics?}: which premises Lean accepts at a tactic
+step of a file on disk; needs --lean). Set up an agent: docs/mcp.md.
 
   -i, --index DIR      the index directory (this or --project)
   --project DIR        the automatic index the language server uses for DIR (a Lake project or
                        an Isabelle workspace): cached entries reused, missing ones built first while
                        the server already answers (tool calls wait; cache: $PREMISE_LSP_CACHE,
                        default ~/.cache/premise-lsp/indexes)
+  --lean               with --project: the try tool's Lean server, \`lake serve\` in DIR (\`lean --server\`
+                       without a lakefile), started at the first try call; one Lean file worker
+                       for the file tried and one for its trial document (docs/trials.md)
+  -- <cmd…>            instead of --lean: another command for the Lean server, run in DIR
+  --try-timeout-ms N   wall-clock limit of one try call (default: 120000)
 ${ENGINE}
 
 example:
   premise-lsp mcp --project ~/my-project
+  premise-lsp mcp --project ~/my-project --lean
 `,
   setup: `usage: premise-lsp setup vscode [--shim-dir DIR]
 
