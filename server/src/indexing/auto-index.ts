@@ -30,6 +30,7 @@ import {
   leanToolchain,
   pruneWorkspaceEntries,
   removeStaleBuilds,
+  workspaceFilesAsync,
   isDir,
   safeName,
   type CacheEntry,
@@ -89,7 +90,9 @@ async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.Proce
   const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
   if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
   else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
-  return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain) };
+  // walked once for every key, in slices: the editor's requests are answered meanwhile (a lakefile of many libraries took seconds)
+  const files = await workspaceFilesAsync(project);
+  return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain, files) };
 }
 
 async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
