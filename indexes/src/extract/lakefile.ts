@@ -9,9 +9,9 @@
  * Lean or TOML parser: what `lake build` builds by default, as far as a
  * source-level reading can tell. Each library counts once however often it is
  * declared, and at most MAX_LIBRARIES are kept (the rest counted in `omitted`): the
- * walk looks at each library's file and directory, on the same thread (95,000
- * `lean_lib P` held a hover for 9 s). The server reads them in steps (`…Steps`,
- * ./steps.ts) that give its thread back every slice. Test: test/unit/lakefile.test.ts.
+ * walk looks at each library's file and directory (95,000 `lean_lib P` held a hover
+ * for 9 s). The server reads them in steps (`…Steps`, ./steps.ts) that give its
+ * thread back every slice. Test: test/unit/lakefile.test.ts.
  */
 import { runSteps, type Steps } from './steps.js';
 

@@ -219,7 +219,7 @@ function* lakeLibrarySteps(root: string, warnings: string[]): Steps<string[] | u
   return libs.length ? libs : undefined;
 }
 
-/** A lakefile larger than this is not read (Mathlib's is 6 KiB): ./lakefile.ts reads what it is given in linear time, but on the server's main thread. */
+/** A lakefile larger than this is not read (Mathlib's is 6 KiB): ./lakefile.ts reads what it is given in linear time, on the server's thread in slices (./steps.ts). */
 const MAX_LAKEFILE_BYTES = 1024 * 1024;
 
 /** Project files (lakefiles, `lake-manifest.json`, `lean-toolchain`) are small; larger ones are not read. */
