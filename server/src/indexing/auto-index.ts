@@ -37,7 +37,7 @@ import {
 } from '../../../indexes/src/packages.js';
 import { noteUse } from '../../../indexes/src/cache-dir.js';
 import { markEntryDir } from '../../../indexes/src/cache-marker.js';
-import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
+import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv, theoryFilesAsync } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
 import type { Logger } from '../lsp/log.js';
 import type { ProgressReporter } from '../lsp/progress.js';
@@ -108,7 +108,8 @@ async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.P
   if (dist) opts.log.info(`automatic index: Isabelle ${dist.version} at ${dist.home}`);
   else opts.log.info(`automatic index: no Isabelle distribution found (\`${command} getenv ISABELLE_HOME\` did not name one with src/HOL); HOL is not indexed`);
   const isabelleHome = dist ? { home: dist.home, ...(dist.userHome ? { userHome: dist.userHome } : {}) } : undefined;
-  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache), ...(isabelleHome ? { isabelleHome } : {}) };
+  const files = await theoryFilesAsync(root); // walked once, in slices (as leanPlan)
+  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache, files), ...(isabelleHome ? { isabelleHome } : {}) };
 }
 
 /** The stdout of a short command, or '' when it cannot be run. */
