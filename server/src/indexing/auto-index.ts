@@ -90,7 +90,8 @@ async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.Proce
   const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
   if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
   else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
-  // walked once for every key, in slices: the editor's requests are answered meanwhile (a lakefile of many libraries took seconds)
+  // walked once for every key, in slices: the editor's requests are answered meanwhile (a lakefile of many libraries took seconds;
+  // test/unit/auto-index-plan.test.ts)
   const files = await workspaceFilesAsync(project);
   return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain, files) };
 }
