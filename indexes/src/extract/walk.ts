@@ -439,4 +439,3 @@ function* discoverSteps(inputs: string[], opts: DiscoverOptions): Steps<Discover
   }
   return { files: w.out, warnings: w.warnings, skipped: w.skip, links: w.links, moduleRoots };
 }
-
