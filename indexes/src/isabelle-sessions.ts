@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve, sep } from 'node:path';
-import { discoverSources } from './extract/walk.js';
+import { discoverSources, discoverSourcesAsync, type Discovered } from './extract/walk.js';
 import { chainEntries, filesKey, isDir, safeName, sha1, type CacheEntry, type EntrySpec } from './packages.js';
 import { VERSION } from './store/index-dir.js';
 
@@ -83,8 +83,15 @@ export function registeredLibraries(dist: IsabelleDistribution, workspace: strin
 
 /** The workspace's own theories: `.thy` files under it. */
 export function theoryFiles(root: string): string[] {
-  return discoverSources([root], { packages: false }).files.filter((f) => f.lang === 'isabelle').map((f) => f.path);
+  return theoryPaths(discoverSources([root], { packages: false }));
 }
+
+/** theoryFiles on the language server's thread: the walk gives the event loop a turn every slice (extract/steps.ts). */
+export async function theoryFilesAsync(root: string): Promise<string[]> {
+  return theoryPaths(await discoverSourcesAsync([root], { packages: false }));
+}
+
+const theoryPaths = (d: Discovered) => d.files.filter((f) => f.lang === 'isabelle').map((f) => f.path);
 
 /** Stamp of a directory's session list (`ROOTS`, else `ROOT`): size and time. */
 function rootsStamp(dir: string): string {
@@ -102,9 +109,9 @@ function rootsStamp(dir: string): string {
 /**
  * The cache entries of an Isabelle workspace in build order: HOL (with a
  * distribution), registered libraries (when any), the workspace (when it has
- * theories).
+ * theories: `files`, walked here unless the caller walked them already).
  */
-export function isabelleEntries(root: string, dist: IsabelleDistribution | undefined, encoderId: string, cache: string): CacheEntry[] {
+export function isabelleEntries(root: string, dist: IsabelleDistribution | undefined, encoderId: string, cache: string, files?: string[]): CacheEntry[] {
   root = resolve(root);
   const specs: EntrySpec[] = [];
   const shared = `isabelle-${safeName(dist?.version ?? 'none')}`;
@@ -114,7 +121,7 @@ export function isabelleEntries(root: string, dist: IsabelleDistribution | undef
     const libs = registeredLibraries(dist, root);
     if (libs.length) specs.push({ kind: 'afp', ownKey: sha1([`v${VERSION}`, encoderId, 'afp', ...libs.map(rootsStamp)]), sources: libs, packages: false, name: shared });
   }
-  const files = theoryFiles(root);
+  files ??= theoryFiles(root);
   if (files.length) specs.push({ kind: 'workspace', ownKey: filesKey(root, files, encoderId), sources: [root], packages: false, name: safeName(basename(root)) });
   return chainEntries(cache, specs);
 }

@@ -15,7 +15,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameS
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { modelId } from '../../models/src/fingerprint.js';
-import { discoverSources, packageLinkRefused, readConfigFile } from './extract/walk.js';
+import { discoverSources, discoverSourcesAsync, packageLinkRefused, readConfigFile, type Discovered } from './extract/walk.js';
 import { MAX_MANIFEST_BYTES, VERSION } from './store/index-dir.js';
 import { isMarkedEntry } from './cache-marker.js';
 
@@ -193,8 +193,15 @@ export function dependenciesKey(project: LakeProject, encoderId: string): string
 
 /** The workspace's own source files (no `.lake/packages`), as the index build would find them. */
 export function workspaceFiles(project: LakeProject): string[] {
-  return discoverSources([project.root], { packages: false }).files.filter((f) => f.lang === 'lean').map((f) => f.path);
+  return leanPaths(discoverSources([project.root], { packages: false }));
 }
+
+/** workspaceFiles on the language server's thread: the walk gives the event loop a turn every slice (extract/steps.ts). */
+export async function workspaceFilesAsync(project: LakeProject): Promise<string[]> {
+  return leanPaths(await discoverSourcesAsync([project.root], { packages: false }));
+}
+
+const leanPaths = (d: Discovered) => d.files.filter((f) => f.lang === 'lean').map((f) => f.path);
 
 /** Cache key of the workspace entry: format version, encoder, sorted `rel:size:mtimeMs` of its own .lean files. */
 export function workspaceKey(project: LakeProject, encoderId: string): string {
@@ -284,9 +291,9 @@ export function chainEntries(cache: string, specs: EntrySpec[]): CacheEntry[] {
 /**
  * The project's cache entries in build order: the toolchain library (when
  * found), dependencies (when it has any) and workspace (when it has its own
- * .lean files).
+ * .lean files: `files`, walked here unless the caller walked them already).
  */
-export function cacheEntries(project: LakeProject, encoderId: string, cache: string, toolchain?: LeanToolchain): CacheEntry[] {
+export function cacheEntries(project: LakeProject, encoderId: string, cache: string, toolchain?: LeanToolchain, files: string[] = workspaceFiles(project)): CacheEntry[] {
   const specs: EntrySpec[] = [];
   if (toolchain) {
     const links: Record<string, string> = {};
@@ -300,7 +307,7 @@ export function cacheEntries(project: LakeProject, encoderId: string, cache: str
   if (project.dependencies.length) {
     specs.push({ kind: 'dependencies', ownKey: dependenciesKey(project, encoderId), sources: project.dependencies.map((d) => d.dir), packages: true, name: project.name });
   }
-  if (workspaceFiles(project).length) specs.push({ kind: 'workspace', ownKey: workspaceKey(project, encoderId), sources: [project.root], packages: false, name: project.name });
+  if (files.length) specs.push({ kind: 'workspace', ownKey: filesKey(project.root, files, encoderId), sources: [project.root], packages: false, name: project.name });
   return chainEntries(cache, specs);
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { leanLakefileLibraries, MAX_LIBRARIES, tomlLakefileLibraries } from '../../indexes/src/extract/lakefile.js';
-import { discoverSources, lakeLibraries } from '../../indexes/src/extract/walk.js';
+import { discoverSources, discoverSourcesAsync, lakeLibraries } from '../../indexes/src/extract/walk.js';
 
 describe('lakefile.lean', () => {
   it('reads lean_lib names, quoted or not, and the default targets', () => {
@@ -93,5 +93,44 @@ describe('many libraries (issue 36 item 5)', () => {
     const warnings: string[] = [];
     expect(lakeLibraries(root, warnings)).toHaveLength(MAX_LIBRARIES);
     expect(warnings.join('\n')).toContain(`declares ${n} libraries; the first ${MAX_LIBRARIES} are indexed`);
+  });
+});
+
+describe('the walk gives the server\'s thread back (issue 36 item 5)', () => {
+  /** Turns the event loop gave other work while `walk` ran (a setImmediate chain started with it). */
+  async function turnsDuring<T>(walk: () => Promise<T>): Promise<{ turns: number; value: T }> {
+    let turns = 0;
+    let walking = true;
+    const tick = () => {
+      if (!walking) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const value = await walk();
+    walking = false;
+    return { turns, value };
+  }
+
+  it('between the libraries of a lakefile declaring many, and finds what the walk in one piece finds', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lakefile-turns-'));
+    writeFileSync(join(root, 'lakefile.lean'), ['package P', ...Array.from({ length: 3000 }, (_, i) => `lean_lib L${i}`)].join('\n'));
+    mkdirSync(join(root, 'L7'));
+    writeFileSync(join(root, 'L7.lean'), 'theorem l7 : True := trivial\n');
+    writeFileSync(join(root, 'L7', 'A.lean'), 'theorem l7a : True := trivial\n');
+    const { turns, value } = await turnsDuring(() => discoverSourcesAsync([root], { packages: false }, 0));
+    expect(turns).toBeGreaterThan(100);
+    expect(value).toEqual(discoverSources([root], { packages: false }));
+    expect(value.files.map((f) => f.module).sort()).toEqual(['L7', 'L7.A']);
+  });
+
+  it('while it reads the lakefile itself (one library declared 95,000 times)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lakefile-turns-'));
+    writeFileSync(join(root, 'lakefile.lean'), ['package P', ...Array.from({ length: 95_000 }, () => 'lean_lib P')].join('\n'));
+    writeFileSync(join(root, 'P.lean'), 'theorem p : True := trivial\n');
+    const { turns, value } = await turnsDuring(() => discoverSourcesAsync([root], { packages: false }, 0));
+    // one library and one file: the turns come from reading the declarations
+    expect(turns).toBeGreaterThan(10);
+    expect(value.files.map((f) => f.module)).toEqual(['P']);
   });
 });

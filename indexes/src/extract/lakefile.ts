@@ -9,9 +9,11 @@
  * Lean or TOML parser: what `lake build` builds by default, as far as a
  * source-level reading can tell. Each library counts once however often it is
  * declared, and at most MAX_LIBRARIES are kept (the rest counted in `omitted`): the
- * walk looks at each library's file and directory, on the same thread (95,000
- * `lean_lib P` held a hover for 9 s). Test: test/unit/lakefile.test.ts.
+ * walk looks at each library's file and directory (95,000 `lean_lib P` held a hover
+ * for 9 s). The server reads them in steps (`…Steps`, ./steps.ts) that give its
+ * thread back every slice. Test: test/unit/lakefile.test.ts.
  */
+import { runSteps, type Steps } from './steps.js';
 
 export interface LakefileLibraries {
   /** Every library declared, in order. */
@@ -37,8 +39,16 @@ function bounded(all: string[], defaults: string[]): LakefileLibraries {
 /** A library name longer than this is no real one (Mathlib's longest is 20 characters). */
 const NAME_MAX = 256;
 
+/** Declarations read between two steps (./steps.ts). */
+const PER_STEP = 256;
+
 /** `lean_lib X` / `lean_lib «X»`, optionally after `@[default_target]`, in a lakefile.lean. */
 export function leanLakefileLibraries(text: string): LakefileLibraries {
+  return runSteps(leanLakefileSteps(text));
+}
+
+/** leanLakefileLibraries in steps. */
+export function* leanLakefileSteps(text: string): Steps<LakefileLibraries> {
   const all: string[] = [];
   const defaults: string[] = [];
   // «…» bounded and on one line: an unclosed « is not scanned to the end of the file at every lean_lib
@@ -47,18 +57,25 @@ export function leanLakefileLibraries(text: string): LakefileLibraries {
     const name = m[2]!.replace(/^«|»$/g, '');
     all.push(name);
     if (m[1]) defaults.push(name);
+    if (all.length % PER_STEP === 0) yield;
   }
   return bounded(all, defaults);
 }
 
 /** `[[lean_lib]]` tables' `name`, and the top-level `defaultTargets` array, in a lakefile.toml. */
 export function tomlLakefileLibraries(text: string): LakefileLibraries {
+  return runSteps(tomlLakefileSteps(text));
+}
+
+/** tomlLakefileLibraries in steps. */
+export function* tomlLakefileSteps(text: string): Steps<LakefileLibraries> {
   const all: string[] = [];
   let defaults: string[] | undefined;
   let table: 'lean_lib' | 'other' | 'top' = 'top';
   let named = false;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
+    if (i % PER_STEP === PER_STEP - 1) yield;
     const line = lines[i]!.trim();
     if (!line || line.startsWith('#')) continue;
     if (line.startsWith('[')) {

@@ -9,7 +9,8 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { leanLakefileLibraries, tomlLakefileLibraries, type LakefileLibraries } from './lakefile.js';
+import { leanLakefileSteps, tomlLakefileSteps, type LakefileLibraries } from './lakefile.js';
+import { runSteps, runStepsAsync, type Steps } from './steps.js';
 import type { Lang } from './record.js';
 import { importSyntax, leanModuleSyntax } from './module-names.js';
 
@@ -137,9 +138,10 @@ function linkTarget(p: string, boundary: string, w: Walk): string | undefined {
   return undefined;
 }
 
-function walkPackage(start: string, startReal: string, boundary: string, w: Walk, root = start, prefix = ''): void {
+function* walkPackage(start: string, startReal: string, boundary: string, w: Walk, root = start, prefix = ''): Steps {
   const stack: [string, string][] = [[start, startReal]];
   while (stack.length) {
+    yield;
     const [dir, real] = stack.pop()!;
     if (w.seen.has(real)) continue;
     w.seen.add(real);
@@ -160,7 +162,7 @@ function walkPackage(start: string, startReal: string, boundary: string, w: Walk
         if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
         const childReal = e.isSymbolicLink() ? linkTarget(p, boundary, w) : join(real, e.name);
         if (childReal === undefined) continue;
-        if (isLakeRoot(p)) walkLakePackage(p, childReal, boundary, w);
+        if (isLakeRoot(p)) yield* walkLakePackage(p, childReal, boundary, w);
         else stack.push([p, childReal]);
         continue;
       }
@@ -184,6 +186,11 @@ function walkPackage(start: string, startReal: string, boundary: string, w: Walk
  * read (a warning in `warnings`: the directory is then walked as a plain tree).
  */
 export function lakeLibraries(root: string, warnings: string[] = []): string[] | undefined {
+  return runSteps(lakeLibrarySteps(root, warnings));
+}
+
+/** lakeLibraries in steps (./steps.ts). */
+function* lakeLibrarySteps(root: string, warnings: string[]): Steps<string[] | undefined> {
   const lean = join(root, 'lakefile.lean');
   const toml = join(root, 'lakefile.toml');
   const read = (file: string): string | undefined => {
@@ -198,11 +205,11 @@ export function lakeLibraries(root: string, warnings: string[] = []): string[] |
   if (existsSync(lean)) {
     const text = read(lean);
     if (text === undefined) return undefined;
-    found = leanLakefileLibraries(text);
+    found = yield* leanLakefileSteps(text);
   } else if (existsSync(toml)) {
     const text = read(toml);
     if (text === undefined) return undefined;
-    found = tomlLakefileLibraries(text);
+    found = yield* tomlLakefileSteps(text);
   } else return undefined;
   if (found.omitted) {
     const n = found.all.length + found.omitted;
@@ -212,7 +219,7 @@ export function lakeLibraries(root: string, warnings: string[] = []): string[] |
   return libs.length ? libs : undefined;
 }
 
-/** A lakefile larger than this is not read (Mathlib's is 6 KiB): ./lakefile.ts reads what it is given in linear time, but on the server's main thread. */
+/** A lakefile larger than this is not read (Mathlib's is 6 KiB): ./lakefile.ts reads what it is given in linear time, on the server's thread in slices (./steps.ts). */
 const MAX_LAKEFILE_BYTES = 1024 * 1024;
 
 /** Project files (lakefiles, `lake-manifest.json`, `lean-toolchain`) are small; larger ones are not read. */
@@ -236,10 +243,11 @@ function insideLexically(root: string, lib: string): boolean {
 }
 
 /** `prefix`: the module path of `root` when it is a directory inside a package (moduleRootOf), else ''. */
-function walkLakePackage(root: string, rootReal: string, boundary: string, w: Walk, prefix = ''): void {
-  const libs = prefix ? undefined : lakeLibraries(root, w.warnings);
-  if (!libs) return walkPackage(root, rootReal, boundary, w, root, prefix);
+function* walkLakePackage(root: string, rootReal: string, boundary: string, w: Walk, prefix = ''): Steps {
+  const libs = prefix ? undefined : yield* lakeLibrarySteps(root, w.warnings);
+  if (!libs) return yield* walkPackage(root, rootReal, boundary, w, root, prefix);
   for (const lib of libs) {
+    yield;
     if (!insideLexically(root, lib)) {
       w.warnings.push(`${root}: lean_lib ${JSON.stringify(lib)} leaves the package root; skipped`);
       continue;
@@ -261,7 +269,7 @@ function walkLakePackage(root: string, rootReal: string, boundary: string, w: Wa
       w.links.push(`${dir}: lean_lib ${JSON.stringify(lib)} resolves to ${dirReal}, outside ${root}, not followed (--follow-links follows it)`);
       continue;
     }
-    walkPackage(dir, dirReal, boundary, w, root);
+    yield* walkPackage(dir, dirReal, boundary, w, root);
   }
 }
 
@@ -371,6 +379,18 @@ export function packageLinkRefused(pkgReal: string, projectReal: string): string
  * target leaves it is not followed unless `followLinks`.
  */
 export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): Discovered {
+  return runSteps(discoverSteps(inputs, opts));
+}
+
+/**
+ * discoverSources on a thread that serves others (the language server): the same
+ * walk, giving the event loop a turn every `sliceMs` of work (./steps.ts).
+ */
+export function discoverSourcesAsync(inputs: string[], opts: DiscoverOptions = {}, sliceMs?: number): Promise<Discovered> {
+  return runStepsAsync(discoverSteps(inputs, opts), sliceMs);
+}
+
+function* discoverSteps(inputs: string[], opts: DiscoverOptions): Steps<Discovered> {
   const w: Walk = { out: [], seen: new Set(), warnings: [], skip: [], links: [], followLinks: opts.followLinks === true };
   const moduleRoots: Discovered['moduleRoots'] = [];
   for (const input of inputs) {
@@ -400,7 +420,7 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): D
         if (real === undefined) continue;
         const refused = inputReal === undefined ? undefined : packageLinkRefused(real, inputReal);
         if (refused) w.warnings.push(`${dir}: ${refused}`);
-        else walkLakePackage(dir, real, real, w);
+        else yield* walkLakePackage(dir, real, real, w);
       }
     }
     const real = realOrUndefined(input);
@@ -415,7 +435,7 @@ export function discoverSources(inputs: string[], opts: DiscoverOptions = {}): D
       above = undefined;
     }
     if (above) moduleRoots.push({ input, ...above });
-    walkLakePackage(input, real, real, w, above?.prefix ?? '');
+    yield* walkLakePackage(input, real, real, w, above?.prefix ?? '');
   }
   return { files: w.out, warnings: w.warnings, skipped: w.skip, links: w.links, moduleRoots };
 }

@@ -30,13 +30,14 @@ import {
   leanToolchain,
   pruneWorkspaceEntries,
   removeStaleBuilds,
+  workspaceFilesAsync,
   isDir,
   safeName,
   type CacheEntry,
 } from '../../../indexes/src/packages.js';
 import { noteUse } from '../../../indexes/src/cache-dir.js';
 import { markEntryDir } from '../../../indexes/src/cache-marker.js';
-import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv } from '../../../indexes/src/isabelle-sessions.js';
+import { homeFromCommand, isabelleDistribution, isabelleEntries, parseGetenv, theoryFilesAsync } from '../../../indexes/src/isabelle-sessions.js';
 import { defaultModelDir, packageRoot } from '../paths.js';
 import type { Logger } from '../lsp/log.js';
 import type { ProgressReporter } from '../lsp/progress.js';
@@ -89,7 +90,10 @@ async function leanPlan(opts: AutoIndexOptions, cache: string, env: NodeJS.Proce
   const toolchain = leanToolchain(project, env) ?? leanToolchain(project, env, await leanPrefix(env));
   if (toolchain) opts.log.info(`automatic index: the toolchain library of ${toolchain.name} is at ${toolchain.dir}`);
   else opts.log.info(`automatic index: no Lean toolchain sources found (lean-toolchain: ${project.toolchain ?? 'none'}); Init and Std are not indexed`);
-  return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain) };
+  // walked once for every key, in slices: the editor's requests are answered meanwhile (a lakefile of many libraries took seconds;
+  // test/unit/auto-index-plan.test.ts)
+  const files = await workspaceFilesAsync(project);
+  return { name: project.name, root: project.root, entries: (id) => cacheEntries(project, id, cache, toolchain, files) };
 }
 
 async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.ProcessEnv): Promise<Plan> {
@@ -105,7 +109,8 @@ async function isabellePlan(opts: AutoIndexOptions, cache: string, env: NodeJS.P
   if (dist) opts.log.info(`automatic index: Isabelle ${dist.version} at ${dist.home}`);
   else opts.log.info(`automatic index: no Isabelle distribution found (\`${command} getenv ISABELLE_HOME\` did not name one with src/HOL); HOL is not indexed`);
   const isabelleHome = dist ? { home: dist.home, ...(dist.userHome ? { userHome: dist.userHome } : {}) } : undefined;
-  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache), ...(isabelleHome ? { isabelleHome } : {}) };
+  const files = await theoryFilesAsync(root); // walked once, in slices (as leanPlan)
+  return { name: safeName(basename(root)), root, entries: (id) => isabelleEntries(root, dist, id, cache, files), ...(isabelleHome ? { isabelleHome } : {}) };
 }
 
 /** The stdout of a short command, or '' when it cannot be run. */

@@ -14,7 +14,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { extractRecords } from '../../../indexes/src/extract/extract.js';
 import { MAX_FILE_BYTES } from '../../../indexes/src/extract/file.js';
-import { discoverSources, type SourceFile } from '../../../indexes/src/extract/walk.js';
+import { discoverSourcesAsync, type SourceFile } from '../../../indexes/src/extract/walk.js';
 import type { PremiseSearch } from '../engine/types.js';
 import { LIVE_INDEX_MAX_CHARS, syncDeclarations } from './file-overlay.js';
 
@@ -67,7 +67,7 @@ export class WorkspaceWatcher {
 
   private async scan(baseline: boolean): Promise<void> {
     try {
-      const files = discoverSources([this.root], { packages: false }).files;
+      const files = (await discoverSourcesAsync([this.root], { packages: false })).files;
       const now = new Set<string>();
       let changed = 0;
       let removed = 0;
