@@ -23,6 +23,12 @@ export interface LoadRequest {
   upgrade?: (engine: PremiseSearch) => void;
 }
 
+/**
+ * How long hover and code actions wait for an index still loading before they answer without its
+ * premises (the prover's hover, the trials' verdicts): a loaded index answers in milliseconds.
+ */
+export const INTERACTIVE_WAIT_MS = 2000;
+
 export type EngineLoader = (opts?: LoadRequest) => Promise<PremiseSearch> | PremiseSearch;
 
 export class EngineHost {
@@ -83,10 +89,24 @@ export class EngineHost {
     return this.engine;
   }
 
-  /** Wait for the engine (commands, code actions, hover). */
-  async get(): Promise<PremiseSearch | undefined> {
+  /**
+   * Wait for the engine: for ever (commands: their caller asked for premises), or at most `waitMs`
+   * (hover, code actions: the prover's own answer must not be held while an index loads or a first
+   * automatic index builds, which takes minutes; test/protocol/engine-wait.test.ts).
+   */
+  async get(waitMs?: number): Promise<PremiseSearch | undefined> {
     if (this.engine) return this.engine;
-    return this.loading ? await this.loading : undefined;
+    if (!this.loading) return undefined;
+    if (waitMs === undefined) return await this.loading;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), waitMs);
+    });
+    try {
+      return await Promise.race([this.loading, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   get error(): string | undefined {

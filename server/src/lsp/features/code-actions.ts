@@ -3,7 +3,8 @@
  * WorkspaceEdits; merged after the upstream's actions; resolved locally.
  */
 import type { CodeAction } from 'vscode-languageserver';
-import type { SearchHit } from '../../engine/types.js';
+import type { PremiseSearch, SearchHit } from '../../engine/types.js';
+import { INTERACTIVE_WAIT_MS } from '../engine-host.js';
 import { CODE_ACTION_KIND } from '../capabilities.js';
 import { codePointBoundary, cursorContext } from '../text/context.js';
 import { TAG } from './completion.js';
@@ -31,9 +32,9 @@ export async function premiseCodeActions(ctx: FeatureContext, params: CodeAction
   const max = ctx.config().codeActions.max;
   if (!doc || typeof start?.line !== 'number' || typeof start.character !== 'number' || max === 0 || !kindWanted(params.context?.only)) return [];
   const verified = trialActions(ctx, doc.uri, doc.version, start.line, max);
-  const engine = await ctx.engines.get();
+  const engine = await ctx.engines.get(INTERACTIVE_WAIT_MS);
   if (!engine || engine.size === 0) return verified;
-  return [...verified, ...(await insertActions(ctx, doc.uri, start as { line: number; character: number }, max))];
+  return [...verified, ...(await insertActions(ctx, engine, doc.uri, start as { line: number; character: number }, max))];
 }
 
 /**
@@ -61,9 +62,8 @@ function trialActions(ctx: FeatureContext, uri: string, version: number, line: n
   });
 }
 
-async function insertActions(ctx: FeatureContext, uri: string, start: { line: number; character: number }, max: number): Promise<CodeAction[]> {
+async function insertActions(ctx: FeatureContext, engine: PremiseSearch, uri: string, start: { line: number; character: number }, max: number): Promise<CodeAction[]> {
   const doc = ctx.docs.get(uri)!;
-  const engine = (await ctx.engines.get())!;
   const pos = doc.positionAt(codePointBoundary(doc.getText(), doc.offsetAt({ line: start.line, character: start.character })));
   const query = await queryAt(ctx, doc.uri, pos, ctx.config().goalTimeoutMs);
   if (!query) return [];

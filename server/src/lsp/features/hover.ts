@@ -3,6 +3,7 @@
  * appended to the upstream's hover when there is one.
  */
 import type { Hover, MarkupContent } from 'vscode-languageserver';
+import { INTERACTIVE_WAIT_MS } from '../engine-host.js';
 import { identifierAt } from '../text/context.js';
 import type { FeatureContext } from './context.js';
 import { premiseMarkdown } from './present.js';
@@ -13,7 +14,7 @@ export async function premiseHover(ctx: FeatureContext, params: { textDocument?:
   if (!doc || typeof pos?.line !== 'number' || typeof pos.character !== 'number') return null;
   const ident = identifierAt(doc.getText(), doc.offsetAt({ line: pos.line, character: pos.character }));
   if (!ident) return null;
-  const engine = await ctx.engines.get();
+  const engine = await ctx.engines.get(INTERACTIVE_WAIT_MS);
   const info = engine?.lookup(ident.name);
   if (!info) return null;
   return {
