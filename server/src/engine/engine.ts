@@ -341,7 +341,7 @@ export class Engine implements PremiseSearch {
     const view = this.view(extra);
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
-      const key = opts.only || extra ? undefined : keyOf(prepared[i]!);
+      const key = opts.only || opts.onPool || extra ? undefined : keyOf(prepared[i]!);
       const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
         out.push(cached);
@@ -521,6 +521,7 @@ export class Engine implements PremiseSearch {
       inMemory: (c) => !!c.parts.local || !this.base.includes(c.seg),
     };
     const list = await runPipeline(search);
+    opts.onPool?.(list.map((c) => ({ name: c.seg.table.name(c.id), via: c.via })));
     // deprecated premises (rare; read from the records only for the head of the list) unless asked for
     const out: Candidate[] = [];
     for (const c of list) {

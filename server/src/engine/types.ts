@@ -95,6 +95,12 @@ export interface SearchOptions {
    */
   only?: { has(name: string): boolean };
   /**
+   * Called once with the whole candidate pool before the top-k cut (every candidate's
+   * name and the stages that proposed it: `eval`'s pool recall). Not the baselines'
+   * (they have no pool). Searches with it are not cached.
+   */
+  onPool?: (pool: PoolEntry[]) => void;
+  /**
    * Hybrid only: premises declared earlier in the file being edited. A third of
    * the premises a proof uses come from its own file, so these get a locality
    * bonus and join the candidates even when no retriever found them.
@@ -174,6 +180,12 @@ export interface ScoreParts {
   strength?: number;
 }
 
+
+/** A candidate of a search's pool (`SearchOptions.onPool`): its name and the generators (or reorderers) that proposed it. */
+export interface PoolEntry {
+  name: string;
+  via: readonly string[];
+}
 
 export interface SearchHit extends PremiseInfo {
   /** 1-based rank. */
