@@ -38,6 +38,7 @@ export { slotChoices, slotOf, SLOT_KINDS, type SlotKind } from './slot.js';
 export { isPatternQuery, PatternError } from './pattern.js';
 export { QueryError } from './query-error.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
+export { RANK_FEATURES, RANK_QUERY_FEATURES, RANK_TOP } from './tree-ranker.js';
 export { fusionFeatures } from './pipeline/features.js';
 
 export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'ranker' | 'sourceRoots' | 'moduleImports'> {
