@@ -4,13 +4,15 @@ LambdaMART trees (xgboost `rank:pairwise` or `rank:ndcg`) over the pipeline's fe
 (server/src/engine/pipeline/rank-features.ts) of the hand-set fusion's head.
 
 usage: train.py <pools.jsonl>... --out DIR --encoder-id ID [--objectives rank:pairwise,rank:ndcg]
-                [--depths 6] [--trees 150] [--eta 0.1] [--threads 1]
+                [--depths 6] [--trees 150] [--eta 0.1] [--threads 1] [--project-weight 1]
 
 <pools.jsonl>: `premise-lsp fusion-data --ranker` output (library statements, or a Lake project's
 theorems with --project): per search the head's rows (features, then a 0/1 label), its split
 (`train` or `dev`, by the one hold-out rule's dev files) and how many gold premises it has.
-Every (objective, depth) is trained on the train searches; the one with the best dev R@10 +
-nDCG@10 (mean over the dev searches, with and without file context) is written, with the hand-set
+Every (objective, depth) is trained on the train searches (a Lake project's searches weigh
+--project-weight each); the one with the best dev R@10 + nDCG@10 (mean over the library's dev
+searches, with and without file context, plus the projects' dev searches when there are any)
+is written, with the hand-set
 order's and its own dev numbers. Searches from held-out files (HOLDOUT_FILES) are dropped. Needs
 Debian's python3-xgboost and numpy (no torch).
 """
@@ -32,6 +34,7 @@ ap.add_argument('--depths', default='6')
 ap.add_argument('--trees', type=int, default=150)
 ap.add_argument('--eta', type=float, default=0.1)
 ap.add_argument('--threads', type=int, default=1)
+ap.add_argument('--project-weight', type=float, default=1.0, help="weight of a Lake project's search against a library statement's")
 args = ap.parse_args()
 T0 = time.time()
 
@@ -58,7 +61,8 @@ for path in args.pools:
                 dropped += 1  # never trained or chosen on
                 continue
             a = np.array([[np.nan if v is None else v for v in r] for r in s['rows']], dtype=np.float32)
-            searches[s['split']].append({'x': a[:, :-1], 'y': a[:, -1], 'gold': max(1, s.get('nGold', 1)), 'context': s.get('context', True)})
+            searches[s['split']].append({'x': a[:, :-1], 'y': a[:, -1], 'gold': max(1, s.get('nGold', 1)), 'context': s.get('context', True),
+                                         'project': 'project' in header, 'weight': args.project_weight if 'project' in header else 1.0})
 NF = len(features) + len(query)
 log(f"{len(searches['train'])} train and {len(searches['dev'])} dev searches ({dropped} from held-out files dropped), {NF} features")
 
@@ -67,6 +71,7 @@ def dmatrix(ss, positives_only):
     ss = [s for s in ss if not positives_only or s['y'].any()]
     d = xgb.DMatrix(np.concatenate([s['x'] for s in ss]), label=np.concatenate([s['y'] for s in ss]), missing=np.nan)
     d.set_group([len(s['y']) for s in ss])
+    d.set_weight(np.array([s['weight'] for s in ss], dtype=np.float32))  # one weight per search (group)
     return d
 
 
@@ -85,9 +90,13 @@ def metrics(ss, scores_of):
 
 
 def views(scores_of):
-    dev = searches['dev']
-    return {'all': metrics(dev, scores_of), 'context': metrics([s for s in dev if s['context']], scores_of),
-            'no_context': metrics([s for s in dev if not s['context']], scores_of)}
+    dev = [s for s in searches['dev'] if not s['project']]
+    out = {'all': metrics(dev, scores_of), 'context': metrics([s for s in dev if s['context']], scores_of),
+           'no_context': metrics([s for s in dev if not s['context']], scores_of)}
+    proj = [s for s in searches['dev'] if s['project']]
+    if proj:
+        out['project'] = metrics(proj, scores_of)
+    return out
 
 
 FUSED_RANK = features.index('fused_rank')
@@ -101,7 +110,7 @@ for objective in args.objectives.split(','):
                   'colsample_bytree': 0.8, 'seed': 0, 'nthread': args.threads, 'eval_metric': 'ndcg@10', 'tree_method': 'hist'}
         model = xgb.train(params, dtrain, num_boost_round=args.trees)
         got = views(lambda s: model.predict(xgb.DMatrix(s['x'], missing=np.nan), output_margin=True))
-        score = got['all']['R@10'] + got['all']['nDCG@10']
+        score = got['all']['R@10'] + got['all']['nDCG@10'] + (got['project']['R@10'] + got['project']['nDCG@10'] if 'project' in got else 0)
         log(f'{objective} depth {depth}, {args.trees} trees, dev:', json.dumps(got))
         if best is None or score > best[0]:
             best = (score, objective, depth, model, got)
@@ -114,7 +123,7 @@ trees = json.load(open(tmp))
 os.remove(tmp)
 out = {'format': 'premise-lsp-ranker', 'version': 1, 'encoder_id': args.encoder_id, 'features': features, 'query': query, 'top': top,
        'trained': {'objective': objective, 'max_depth': depth, 'trees': args.trees, 'eta': args.eta, 'train_searches': len(searches['train']),
-                   'dev_searches': len(searches['dev']), 'dev_hand': hand, 'dev_learned': got, 'pools': [os.path.basename(p) for p in args.pools]},
+                   'dev_searches': len(searches['dev']), 'project_weight': args.project_weight, 'dev_hand': hand, 'dev_learned': got, 'pools': [os.path.basename(p) for p in args.pools]},
        'model': trees}
 with open(os.path.join(args.out, 'ranker.json'), 'w') as f:
     json.dump(out, f, separators=(',', ':'))

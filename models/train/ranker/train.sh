@@ -5,7 +5,8 @@
 # Extra pools: `fusion-data --ranker --project DIR --half dev --out X.jsonl` of Lake projects.
 # Scratch data (Mathlib-derived pools) goes to $WORK (default /tmp/premise-lsp-ranker), never into
 # the repo. Env knobs: LIMIT (training searches, 4000), DEV_LIMIT (2000), NO_CONTEXT (50),
-# OBJECTIVES (rank:pairwise,rank:ndcg), DEPTHS (6), TREES (150), THREADS (1), HOLDOUT, SHARED.
+# OBJECTIVES (rank:pairwise,rank:ndcg), DEPTHS (6), TREES (150), THREADS (1), PROJECT_WEIGHT (1),
+# HOLDOUT, SHARED.
 set -euo pipefail
 if [ $# -lt 3 ]; then echo "usage: $0 <index-dir> <records.jsonl> <out_dir> [pools.jsonl...]" >&2; exit 2; fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,5 +31,6 @@ fi
 export HOLDOUT_FILES
 ENCODER_ID="$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["encoder"]["id"])' "$INDEX/manifest.json")"
 "$PY" "$HERE/train.py" "$WORK/pools.jsonl" "$@" --out "$OUT" --encoder-id "$ENCODER_ID" \
-  --objectives "${OBJECTIVES:-rank:pairwise,rank:ndcg}" --depths "${DEPTHS:-6}" --trees "${TREES:-150}" --threads "${THREADS:-1}"
+  --objectives "${OBJECTIVES:-rank:pairwise,rank:ndcg}" --depths "${DEPTHS:-6}" --trees "${TREES:-150}" --threads "${THREADS:-1}" \
+  --project-weight "${PROJECT_WEIGHT:-1}"
 stamp "training"
