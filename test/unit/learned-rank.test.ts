@@ -6,7 +6,8 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../server/src/engine/engine.js';
 import { RANK_FEATURES, RANK_QUERY_FEATURES } from '../../server/src/engine/pipeline/rank-features.js';
@@ -61,6 +62,12 @@ describe('the learned ranker stage', () => {
     expect(learned.at(-1)!.name).toBe(hand[0]!.name);
     expect(learned.map((h) => h.name).sort()).toEqual(hand.map((h) => h.name).sort());
     expect(learned[0]!.parts.learned).toBeCloseTo(1.5);
+  });
+
+  it('loads the shipped ranker: its features are the ones this version computes', () => {
+    const shipped = TreeRanker.load(join(dirname(fileURLToPath(import.meta.url)), '../../models/ranker'));
+    expect(shipped).toMatchObject({ encoderId: 'default-bf6053deb465', top: 300 });
+    expect(shipped.model.size).toBe(150);
   });
 
   it('refuses a ranker trained on other features', () => {

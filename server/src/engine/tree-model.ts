@@ -21,17 +21,45 @@ interface Tree {
 }
 
 export class TreeModel {
+  /** Every tree's nodes in one set of arrays (children as absolute positions), each tree's root in `roots`: one tight loop per row. */
+  private readonly roots: Int32Array;
+  private readonly left: Int32Array;
+  private readonly right: Int32Array;
+  private readonly feature: Int32Array;
+  private readonly threshold: Float32Array;
+  private readonly defaultLeft: Uint8Array;
+
   private constructor(
-    private readonly trees: Tree[],
+    trees: Tree[],
     readonly baseScore: number,
     /** The number of features a row has (`num_feature`). */
     readonly features: number,
     /** The objective it was trained with (`rank:pairwise`…). */
     readonly objective: string,
-  ) {}
+  ) {
+    const total = trees.reduce((n, t) => n + t.left.length, 0);
+    this.roots = new Int32Array(trees.length);
+    this.left = new Int32Array(total);
+    this.right = new Int32Array(total);
+    this.feature = new Int32Array(total);
+    this.threshold = new Float32Array(total);
+    this.defaultLeft = new Uint8Array(total);
+    let at = 0;
+    trees.forEach((t, i) => {
+      this.roots[i] = at;
+      for (let n = 0; n < t.left.length; n++) {
+        this.left[at + n] = t.left[n] === -1 ? -1 : at + t.left[n]!;
+        this.right[at + n] = t.right[n] === -1 ? -1 : at + t.right[n]!;
+      }
+      this.feature.set(t.feature, at);
+      this.threshold.set(t.threshold, at);
+      this.defaultLeft.set(t.defaultLeft, at);
+      at += t.left.length;
+    });
+  }
 
   get size(): number {
-    return this.trees.length;
+    return this.roots.length;
   }
 
   /** Reads an xgboost JSON model (parsed); throws an Error saying what is wrong with it. */
@@ -53,14 +81,15 @@ export class TreeModel {
 
   /** The margin of one row (`features` values; missing: undefined or NaN). */
   score(row: ArrayLike<number | undefined>): number {
+    const { roots, left, right, feature, threshold, defaultLeft } = this;
     let sum = 0;
-    for (const t of this.trees) {
-      let n = 0;
-      while (t.left[n]! !== -1) {
-        const v = row[t.feature[n]!];
-        n = v === undefined || Number.isNaN(v) ? (t.defaultLeft[n] ? t.left[n]! : t.right[n]!) : Math.fround(v) < t.threshold[n]! ? t.left[n]! : t.right[n]!;
+    for (let i = 0; i < roots.length; i++) {
+      let n = roots[i]!;
+      while (left[n]! !== -1) {
+        const v = row[feature[n]!];
+        n = v === undefined || Number.isNaN(v) ? (defaultLeft[n] ? left[n]! : right[n]!) : Math.fround(v) < threshold[n]! ? left[n]! : right[n]!;
       }
-      sum += t.threshold[n]!;
+      sum += threshold[n]!;
     }
     return this.baseScore + sum;
   }
