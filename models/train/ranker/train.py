@@ -34,6 +34,8 @@ ap.add_argument('--depths', default='6')
 ap.add_argument('--trees', type=int, default=150)
 ap.add_argument('--eta', type=float, default=0.1)
 ap.add_argument('--threads', type=int, default=1)
+ap.add_argument('--dependency-label', type=float, default=1.0,
+                help="a Lake project's gold premise from its dependencies (entry 0) is labelled this (graded relevance; its own lemmas 1)")
 ap.add_argument('--project-weight', type=float, default=1.0, help="weight of a Lake project's search against a library statement's")
 args = ap.parse_args()
 T0 = time.time()
@@ -61,6 +63,9 @@ for path in args.pools:
                 dropped += 1  # never trained or chosen on
                 continue
             a = np.array([[np.nan if v is None else v for v in r] for r in s['rows']], dtype=np.float32)
+            if 'project' in header and args.dependency_label != 1:
+                dep = a[:, features.index('entry')] == 0
+                a[dep, -1] *= args.dependency_label  # training labels only: the metrics below count hits (> 0)
             searches[s['split']].append({'x': a[:, :-1], 'y': a[:, -1], 'gold': max(1, s.get('nGold', 1)), 'context': s.get('context', True),
                                          'project': 'project' in header, 'weight': args.project_weight if 'project' in header else 1.0})
 NF = len(features) + len(query)
@@ -80,7 +85,7 @@ def metrics(ss, scores_of):
     out = {'R@10': 0.0, 'R@100': 0.0, 'nDCG@10': 0.0}
     for s in ss:
         order = np.argsort(-scores_of(s), kind='stable')
-        hits = s['y'][order]
+        hits = (s['y'][order] > 0).astype(np.float32)
         g = s['gold']
         out['R@10'] += hits[:10].sum() / g
         out['R@100'] += hits[:100].sum() / g
@@ -123,7 +128,7 @@ trees = json.load(open(tmp))
 os.remove(tmp)
 out = {'format': 'premise-lsp-ranker', 'version': 1, 'encoder_id': args.encoder_id, 'features': features, 'query': query, 'top': top,
        'trained': {'objective': objective, 'max_depth': depth, 'trees': args.trees, 'eta': args.eta, 'train_searches': len(searches['train']),
-                   'dev_searches': len(searches['dev']), 'project_weight': args.project_weight, 'dev_hand': hand, 'dev_learned': got, 'pools': [os.path.basename(p) for p in args.pools]},
+                   'dev_searches': len(searches['dev']), 'project_weight': args.project_weight, 'dependency_label': args.dependency_label, 'dev_hand': hand, 'dev_learned': got, 'pools': [os.path.basename(p) for p in args.pools]},
        'model': trees}
 with open(os.path.join(args.out, 'ranker.json'), 'w') as f:
     json.dump(out, f, separators=(',', ':'))
