@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../server/src/engine/engine.js';
 import { RANK_FEATURES, RANK_QUERY_FEATURES } from '../../server/src/engine/pipeline/rank-features.js';
 import { TreeRanker } from '../../server/src/engine/tree-ranker.js';
-import { RECORDS, segmentOf } from './engine-helpers.js';
+import { rec, RECORDS, segmentOf } from './engine-helpers.js';
 
 const N = RANK_FEATURES.length + RANK_QUERY_FEATURES.length;
 const QUERY = 'a b : α\n⊢ a + b = b + a';
@@ -45,6 +45,14 @@ describe('the learned ranker stage', () => {
     const col = (f: (typeof RANK_FEATURES)[number]) => got!.rows.map((r) => r[RANK_FEATURES.indexOf(f)]);
     expect(col('fused_rank')).toEqual(got!.names.map((_, i) => i + 1));
     expect(col('sparse_rank')[0]).toBe(1);
+    // kinds as numbers: a constructor is "other" (5), not read off Object.prototype
+    got = undefined;
+    const ctor = new Engine([segmentOf([...RECORDS, { ...rec('Foo.mk_add', ['(a b : α)'], 'a + b = b + a'), kind: 'constructor' }])]);
+    await ctor.search(QUERY, { k: 5, mode: 'hybrid', onRank: (names, rows) => (got = { names, rows }) });
+    const at = got!.names.indexOf('Foo.mk_add');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(got!.rows[at]![RANK_FEATURES.indexOf('kind')]).toBe(5);
+    expect(got!.rows[got!.names.indexOf('add_comm')]![RANK_FEATURES.indexOf('kind')]).toBe(0);
     // every candidate was proposed by at least one generator
     expect(col('generators').every((x) => x! >= 1)).toBe(true);
     // bm25 has no head to rank

@@ -10,16 +10,53 @@
  * the model's columns) and its value below; trained models name their features, and a model whose list differs is refused.
  */
 import { RANK_FEATURES, RANK_QUERY_FEATURES, RANK_TOP } from '../tree-ranker.js';
+import { PremiseTable } from '../../../../indexes/src/store/premises.js';
+import type { Segment } from '../segment.js';
 import type { Candidate } from './candidate.js';
 import type { Search } from './search.js';
 
-/** The kinds as numbers (a tree splits them; other kinds are 5). */
-const KINDS: Record<string, number> = { theorem: 0, lemma: 0, def: 1, abbrev: 1, instance: 2, structure: 3, class: 3, inductive: 4 };
+/** The kinds as numbers (a tree splits them; other kinds, `constructor` among them, are 5). A Map: a plain object would answer `constructor` from its prototype. */
+const KINDS = new Map<string, number>([
+  ['theorem', 0],
+  ['lemma', 0],
+  ['def', 1],
+  ['abbrev', 1],
+  ['instance', 2],
+  ['structure', 3],
+  ['class', 3],
+  ['inductive', 4],
+]);
 
 /** Parts that have a rank and a pool-relative scale. */
 const RANKED = ['dense', 'sparse', 'graph', 'own', 'usage'] as const;
 
 export { RANK_FEATURES, RANK_QUERY_FEATURES, RANK_TOP };
+
+/**
+ * What the ranker reads of a premise's record (kind, binders, statement length), kept per
+ * index segment once read, packed in one number (0: not read yet): reading 300 records
+ * from disk was most of the ranker's cost, and a session's searches meet the same premises
+ * again. Only an index file's table (immutable) is kept; the overlay's and a search's own
+ * premises are read each time. Binders are capped at 255 and lengths at 65,535 characters.
+ */
+const shapes = new WeakMap<Segment, Uint32Array>();
+
+function shapeOf(c: Candidate): { kind: number; args: number; len: number } {
+  const cache = c.seg.table instanceof PremiseTable ? (shapes.get(c.seg) ?? setShapes(c.seg)) : undefined;
+  let packed = cache?.[c.id] ?? 0;
+  if (!packed) {
+    const info = c.info;
+    packed = 1 + ((KINDS.get(info.kind) ?? 5) << 1) + (Math.min(info.args.length, 255) << 4) + Math.min(info.statement.length, 65535) * 4096;
+    if (cache && c.id < cache.length) cache[c.id] = packed;
+  }
+  return { kind: (packed >>> 1) & 7, args: (packed >>> 4) & 255, len: Math.floor(packed / 4096) };
+}
+
+function setShapes(seg: Segment): Uint32Array {
+  const a = new Uint32Array(seg.table.size);
+  shapes.set(seg, a);
+  return a;
+}
 
 export interface RankInputs {
   /** Per candidate of the head, RANK_FEATURES then RANK_QUERY_FEATURES. */
@@ -61,7 +98,7 @@ export function rankInputs(s: Search, list: readonly Candidate[], n: number): Ra
   const share = (x: number | undefined, max: number) => (x === undefined || !(max > 0) ? NaN : x / max);
   const rows = head.map((c, i) => {
     const p = c.parts;
-    const info = c.info;
+    const shape = shapeOf(c);
     const r = (part: (typeof RANKED)[number]) => v(rankOf.get(part)!.get(c));
     return Float64Array.of(
       c.score,
@@ -84,9 +121,9 @@ export function rankInputs(s: Search, list: readonly Candidate[], n: number): Ra
       Math.log1p(c.uses),
       s.project && s.segs.indexOf(c.seg) >= s.firstOwn ? 1 : 0,
       c.via.length,
-      KINDS[info.kind] ?? 5,
-      Math.log1p(info.statement.length),
-      info.args.length,
+      shape.kind,
+      Math.log1p(shape.len),
+      shape.args,
       c.seg.table.refs(c.id).length,
       ...query,
     );
