@@ -50,7 +50,8 @@ export interface EvalReport {
    * Candidate generation apart from ranking (modes with a candidate pool, not the
    * baselines): per gold part (`all`, and each of `goldParts`), over the queries that
    * have some of it, the mean share of gold groups the whole pool holds, and the share
-   * each generator's own list holds (a premise two generators propose counts for both).
+   * each generator's own list holds (a premise two generators propose counts for both;
+   * test/unit/eval-run.test.ts).
    */
   pool?: Record<string, PoolRecall>;
 }

@@ -3,7 +3,8 @@
  * definition: the `learned rank` reorderer computes it at search time for the head of
  * the hand-set fusion's list, and `premise-lsp fusion-data --ranker` (the ranker's
  * training data) receives the very same rows from that stage (`SearchOptions.onRank`),
- * so training and serving cannot drift apart. Missing values are NaN (xgboost's
+ * so training and serving cannot drift apart (test/unit/learned-rank.test.ts, and
+ * test/unit/learned-fusion.test.ts for what `fusion-data --ranker` writes). Missing values are NaN (xgboost's
  * missing); every generator's score comes with its rank among the candidates that
  * have it (1 best), pool-wide, and its share of the pool's best.
  * A new feature: one entry in `RANK_FEATURES` or `RANK_QUERY_FEATURES` (tree-ranker.ts,
