@@ -102,6 +102,9 @@ describe('premise-lsp index/query (sparse)', () => {
     expect(rep).toMatchObject({ dataset: 'leandojo', mode: 'bm25', total: 3, resolved: 2 });
     expect(Object.keys(rep.metrics)).toEqual(['R@1', 'R@5', 'R@10', 'R@16', 'R@32', 'R@100', 'nDCG@10', 'MRR']);
     expect(rep.metrics['R@10']).toBe(1);
+    // candidate generation apart from ranking: the whole pool's recall and each generator's
+    expect(rep.pool.all).toEqual({ queries: 2, pool: 1, generators: { sparse: 1 } });
+    expect(run(['eval', '--index', index, '--dataset', 'leandojo', data, '--mode', 'bm25']).out).toMatch(/pool, all\s+1\.000 {2}\(sparse 1\.000\)/);
     const plain = JSON.parse(run(['eval', '--index', index, '--dataset', 'leandojo', data, '--mode', 'bm25-plain', '--json']).out);
     expect(plain).toMatchObject({ mode: 'bm25-plain', resolved: 2 });
   });

@@ -41,3 +41,22 @@ describe('provingIn and scratch', () => {
     expect(typed.metrics['R@10']).toBe(0);
   });
 });
+
+describe('candidate-pool recall (eval --json `pool`)', () => {
+  it('reports, per gold part, the recall of the whole pool and of each generator', async () => {
+    const engine = new Engine([segmentOf(LIB)]);
+    // `sq_sum` shares no symbol with the query: only the graph votes (the proof of `foo_bar_lt`) bring it in
+    const queries = [
+      { id: 'q', style: 'statement', text: 'y : ℝ\n⊢ foo y ⊆ bar y ∪ baz y', gold: [['sq_sum'], ['foo_bar_lt']], goldParts: { dependency: [['sq_sum']], workspace: [['foo_bar_lt']] } },
+    ];
+    const r = await runEval(engine, 'x', queries, 'hybrid');
+    expect(r.pool?.all).toMatchObject({ queries: 1, pool: 1 });
+    expect(r.pool?.all?.generators['graph votes']).toBe(0.5);
+    expect(r.pool?.all?.generators.sparse).toBe(0.5);
+    expect(r.pool?.dependency).toMatchObject({ queries: 1, pool: 1, generators: { 'graph votes': 1, sparse: 0 } });
+    expect(r.pool?.workspace?.generators.sparse).toBe(1);
+    // a premise no generator proposes is outside the pool
+    const none = await runEval(engine, 'x', [{ id: 'q', style: 'statement', text: 'y : ℝ\n⊢ foo y ⊆ bar y ∪ baz y', gold: [['abs_add']] }], 'bm25');
+    expect(none.pool?.all).toMatchObject({ queries: 1, pool: 0 });
+  });
+});

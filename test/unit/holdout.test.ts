@@ -98,13 +98,13 @@ describe('one place', () => {
   });
 
   it('the Python recipes read the list and compute no split of their own', () => {
-    const recipes = ['models/train/prep.py', 'models/train/text_tower.py', 'models/train/reranker/train.py', 'models/train/fusion/train.py', 'models/train/afp_prose.py'];
+    const recipes = ['models/train/prep.py', 'models/train/text_tower.py', 'models/train/reranker/train.py', 'models/train/fusion/train.py', 'models/train/ranker/train.py', 'models/train/afp_prose.py'];
     for (const f of recipes) {
       const text = readFileSync(join(ROOT, f), 'utf8');
       expect(text, f).toMatch(/heldout_files\(\)/);
       expect(text, f).not.toMatch(/md5|is_heldout_file|VAL_MOD|file_bucket/);
     }
-    for (const sh of ['models/train/train.sh', 'models/train/text_tower.sh', 'models/train/reranker/train.sh', 'models/train/fusion/train.sh']) {
+    for (const sh of ['models/train/train.sh', 'models/train/text_tower.sh', 'models/train/reranker/train.sh', 'models/train/fusion/train.sh', 'models/train/ranker/train.sh']) {
       expect(readFileSync(join(ROOT, sh), 'utf8'), sh).toMatch(/holdout-files/);
     }
   });

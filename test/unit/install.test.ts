@@ -67,7 +67,7 @@ describe('install as the README says', () => {
   it('npm pack ships a complete package: prepack builds, files lists what the CLI needs, LICENSE is there', () => {
     const pkg = JSON.parse(read('package.json'));
     expect(pkg.scripts.prepack).toMatch(/\btsup\b/);
-    for (const f of ['dist/', 'models/default/', 'models/text-tower/', 'models/reranker/', 'models/vocab/', 'clients/', 'docs/', 'deploy/', 'LICENSE', 'README.md']) {
+    for (const f of ['dist/', 'models/default/', 'models/text-tower/', 'models/reranker/', 'models/ranker/', 'models/vocab/', 'clients/', 'docs/', 'deploy/', 'LICENSE', 'README.md']) {
       expect(pkg.files).toContain(f);
     }
     expect(pkg.files.some((f: string) => f.startsWith('models/train'))).toBe(false);

@@ -15,6 +15,7 @@ import { BASE_FEATURES, EXTRA_FEATURES, fusionInputs, fusionQueryOf, LearnedFusi
 import { Engine } from '../../server/src/engine/engine.js';
 import { openEngine } from '../../server/src/engine/open.js';
 import { fusionDataCommand } from '../../server/src/cli/fusion-data-cmd.js';
+import { RANK_FEATURES, RANK_QUERY_FEATURES } from '../../server/src/engine/pipeline/rank-features.js';
 import { segmentOf, RECORDS, tinyIndex } from './engine-helpers.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'premise-lsp-fusion-'));
@@ -165,5 +166,17 @@ describe('openEngine and fusion-data', () => {
     expect(s.rows).toHaveLength(1);
     expect(s.rows[0]).toHaveLength(BASE_FEATURES.length + EXTRA_FEATURES.length + 2);
     expect(s.rows[0].at(-1)).toBe(1);
+
+    // --ranker: the learned ranker's rows, as its stage computes them, each with its label
+    const ranked = join(dir, 'ranker.jsonl');
+    expect(await fusionDataCommand(['--index', idx, '--records', records, '--out', ranked, '--holdout', holdout, '--ranker'])).toBe(0);
+    const [rh, ...rs] = readFileSync(ranked, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rh).toMatchObject({ header: true, ranker: true, features: [...RANK_FEATURES], query: [...RANK_QUERY_FEATURES] });
+    expect(rs[0]).toMatchObject({ name: 'uses_base', split: 'train' });
+    expect(rs[0].rows).toHaveLength(1);
+    expect(rs[0].rows[0]).toHaveLength(RANK_FEATURES.length + RANK_QUERY_FEATURES.length + 1);
+    expect(rs[0].rows[0][RANK_FEATURES.indexOf('fused_rank')]).toBe(1);
+    expect(rs[0].rows[0].at(-1)).toBe(1);
+    await expect(fusionDataCommand(['--project', dir, '--out', ranked])).rejects.toThrow(/add --ranker/);
   }, 60_000);
 });

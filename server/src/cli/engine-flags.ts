@@ -25,6 +25,7 @@ export const ENGINE_FLAGS = {
   'text-tower': { type: 'string' },
   'no-text-tower': { type: 'boolean' },
   fusion: { type: 'string' },
+  ranker: { type: 'string' },
   'no-goal-match': { type: 'boolean' },
 } as const;
 
@@ -37,6 +38,7 @@ interface EngineFlagValues {
   'text-tower'?: string;
   'no-text-tower'?: boolean;
   fusion?: string;
+  ranker?: string;
   'no-goal-match'?: boolean;
 }
 
@@ -49,6 +51,7 @@ function openOptions(values: EngineFlagValues, sparseOnly: boolean): OpenOptions
     textTowerDir: values['text-tower'],
     noTextTower: values['no-text-tower'],
     fusionDir: values.fusion,
+    rankerDir: values.ranker,
     // the order without the goal-match signal (for before/after comparisons)
     ...(values['no-goal-match'] ? { goalMatch: false } : {}),
     sparseOnly: sparseOnly && !values.rerank,

@@ -10,7 +10,8 @@ commands:
   extract <source>... [--out records.jsonl] [--follow-links]
   rerank-data --index <index-dir> --records <records.jsonl> --out <features.jsonl> [--limit N] [--holdout FILE]
   tower-data --index <index-dir> --out <dir> [--holdout FILE] [--min-df N]
-  fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT]
+  fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [--limit N] [--dev-limit N] [--holdout FILE] [--no-context PCT] [--ranker]
+  fusion-data --project <dir> --half dev|test --ranker --out <pools.jsonl> [--limit N]
   holdout-files --records <records.jsonl> | --index <index-dir> [--shared DIR] [--out FILE]
   serve --stdio [--index DIR] [--lean <root> | --isabelle [opts...] | -- <command...>]
   http --index <index-dir> | --project <dir> [--host H] [--port N] [--max-new-premises N] [--max-body-mib N] [--mode M] [--rerank | --no-rerank] [--llm URL ...]
@@ -36,6 +37,8 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
   --no-text-tower      English goes through the encoder like any other query
   --fusion DIR         a learned fusion for Lean states and statements (models/train/fusion;
                        default: none, the hand-set weights)
+  --ranker DIR         a learned ranker of the fused top 300, Lean states and statements in
+                       hybrid mode (ranker.json, models/train/ranker; default: none)
   --weights d,s,p[,g[,l[,i[,k[,n[,f[,o[,u]]]]]]]]
                        fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage]]]]]]]]
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0 Lean;
@@ -216,6 +219,7 @@ example:
   premise-lsp holdout-files --records /tmp/records.jsonl --out /tmp/holdout-files.txt
 `,
   'fusion-data': `usage: premise-lsp fusion-data --index <index-dir> --records <records.jsonl> --out <pools.jsonl> [options]
+       premise-lsp fusion-data --project <dir> --half dev|test --ranker --out <pools.jsonl> [--limit N]
 
 Training data for a learned first-stage fusion (models/train/fusion/train.sh): the statement
 queries of rerank-data, each searched in hybrid mode as eval does, with its whole candidate
@@ -232,6 +236,10 @@ without their file context.
   --shared DIR         evaluation data whose files are held out (default: ../shared/data; see holdout-files)
   --no-context PCT     percent of training queries searched without their file's earlier
                        declarations nearby (default: 50)
+  --ranker             the learned ranker's data instead (models/train/ranker/train.sh): per
+                       search the rows of the hand-set fusion's top 300, each with its label
+  --project DIR        with --ranker and --half: a Lake project's own theorems of that half,
+                       searched in its automatic index as eval --project does
 
 example:
   premise-lsp fusion-data --index /tmp/idx --records /tmp/records.jsonl --out /tmp/pools.jsonl

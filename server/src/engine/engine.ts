@@ -29,6 +29,7 @@ import { bySelection, statementSymbols } from './symbol-sets.js';
 import { slotOf } from './slot.js';
 import type { Reranker } from './rerank.js';
 import type { LearnedFusion } from './learned-fusion.js';
+import type { TreeRanker } from './tree-ranker.js';
 import type { Mode, ParsedQuery, PremiseSearch, ScopeFilter, SearchHit, SearchOptions } from './types.js';
 import { checkScopeSize, inScope, mergeScope, readScopeTerms, restricts, scopeKey } from './scope.js';
 import { knownConstant, looksLikePattern, matchSegments, parsePattern, type Pattern } from './pattern.js';
@@ -66,6 +67,8 @@ export interface EngineOptions {
   weights?: StyleWeights;
   /** The learned first-stage fusion for Lean states and statements in hybrid mode (default: none, the hand-set weights). */
   fusion?: LearnedFusion;
+  /** The learned ranker of the fused list's head (`--ranker`; default none). */
+  ranker?: TreeRanker;
   defaultMode?: Mode;
   /** English sentences → vectors in the index's premise space (default: none; English goes through the encoder). */
   textTower?: TextTower;
@@ -341,7 +344,7 @@ export class Engine implements PremiseSearch {
     const view = this.view(extra);
     const out: SearchHit[][] = [];
     for (let i = 0; i < queries.length; i++) {
-      const key = opts.only || extra ? undefined : keyOf(prepared[i]!);
+      const key = opts.only || opts.onPool || opts.onRank || extra ? undefined : keyOf(prepared[i]!);
       const cached = key === undefined ? undefined : this.resultCache.get(key);
       if (cached) {
         const count = this.matchCounts.get(cached);
@@ -514,6 +517,7 @@ export class Engine implements PremiseSearch {
       taken,
       reranker: opts.rerank ? this.opts.reranker : undefined,
       fusion: this.opts.fusion,
+      ranker: this.opts.ranker,
       handWeights: !!this.opts.weights,
       goalMatch: opts.goalMatch ?? this.opts.goalMatch ?? true,
       usable,
@@ -523,6 +527,7 @@ export class Engine implements PremiseSearch {
       inMemory: (c) => !!c.parts.local || !this.base.includes(c.seg),
     };
     const list = await runPipeline(search);
+    opts.onPool?.(list.map((c) => ({ name: c.seg.table.name(c.id), via: c.via })));
     // deprecated premises (rare; read from the records only for the head of the list) unless asked for
     const out: Candidate[] = [];
     for (const c of list) {

@@ -25,6 +25,7 @@ import { loadVocabulary } from '../../../indexes/src/informal/vocab.js';
 import { defaultModelDir, defaultTextTowerDir, defaultVocabFile } from '../paths.js';
 import { loadTextTower } from '../../../models/src/text-tower.js';
 import { LearnedFusion } from './learned-fusion.js';
+import { TreeRanker } from './tree-ranker.js';
 import type { OpenedEngine } from './types.js';
 
 // The engine's values for callers outside it (with types.ts, its whole public surface).
@@ -37,9 +38,10 @@ export { instantiateArgs, slotChoices, slotOf, SLOT_KINDS, type SlotKind } from 
 export { isPatternQuery, notationOf, parsePattern, patternConstants, PatternError } from './pattern.js';
 export { QueryError } from './query-error.js';
 export { BASE_FEATURES, EXTRA_FEATURES, QUERY_FEATURES, fusionInputs, fusionQueryOf } from './learned-fusion.js';
+export { RANK_FEATURES, RANK_QUERY_FEATURES, RANK_TOP } from './tree-ranker.js';
 export { fusionFeatures } from './pipeline/features.js';
 
-export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'sourceRoots' | 'moduleImports'> {
+export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDefault' | 'fusion' | 'ranker' | 'sourceRoots' | 'moduleImports'> {
   /** Encoder directory overriding the one recorded in the index manifest. */
   encoderDir?: string;
   /** Skip loading the encoder (BM25 only). */
@@ -57,6 +59,8 @@ export interface OpenOptions extends Omit<EngineOptions, 'encoder' | 'rerankByDe
    * models/train/fusion/train.sh for the index's encoder; default: none, the hand-set weights).
    */
   fusionDir?: string;
+  /** A learned ranker (`ranker.json`, models/train/ranker/train.sh, for the index's encoder; default: none). */
+  rankerDir?: string;
   /** English → Lean vocabulary file (default: the shipped models/vocab/en-lean.json; the seed table alone when absent). */
   vocabFile?: string;
   /**
@@ -114,6 +118,13 @@ function loadFusion(dir: string, encoderId: string): LearnedFusion {
   return f;
 }
 
+/** The learned ranker asked for: an error when it was trained on another encoder than the index's. */
+function loadRanker(dir: string, encoderId: string): TreeRanker {
+  const r = TreeRanker.load(dir);
+  if (r.encoderId !== encoderId) throw new Error(`learned ranker ${r.file} was trained on encoder ${r.encoderId}, but the index's vectors are from ${encoderId}`);
+  return r;
+}
+
 /** A manifest's `sources` as roots: absolute paths only (`index` records them so; anything else is not trusted). */
 const manifestSources = (sources: unknown): string[] => (Array.isArray(sources) ? sources.filter((s): s is string => typeof s === 'string' && isAbsolute(s)) : []);
 
@@ -142,6 +153,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
   }
   const textTower = encoder && rec ? chooseTextTower(opts, rec.id, defaultTextTowerDir(), warnOf(opts)) : undefined;
   const fusion = encoder && rec && opts.fusionDir ? loadFusion(opts.fusionDir, rec.id) : undefined;
+  const ranker = encoder && rec && opts.rankerDir ? loadRanker(opts.rankerDir, rec.id) : undefined;
   const { reranker, byDefault } = await openReranker(opts);
   const vocabulary = opts.vocabulary ?? openVocabulary(opts);
   const engine = new Engine(all.map((parts) => Segment.fromIndex(parts, readExternalRefs(parts.dir, parts.premises.size))), {
@@ -149,6 +161,7 @@ export async function openEngine(indexDir: string | string[], opts: OpenOptions 
     encoder,
     textTower,
     fusion,
+    ranker,
     reranker,
     rerankByDefault: byDefault,
     vocabulary,

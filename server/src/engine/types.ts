@@ -95,6 +95,18 @@ export interface SearchOptions {
    */
   only?: { has(name: string): boolean };
   /**
+   * Called once with the whole candidate pool before the top-k cut (every candidate's
+   * name and the stages that proposed it: `eval`'s pool recall). Not the baselines'
+   * (they have no pool). Searches with it are not cached.
+   */
+  onPool?: (pool: PoolEntry[]) => void;
+  /**
+   * Hybrid Lean states and statements: called with the learned ranker's feature rows
+   * (pipeline/rank-features.ts) for the head of the hand-set fusion's list, by name,
+   * whether or not a ranker is loaded (the ranker's training data). Not cached.
+   */
+  onRank?: (names: string[], rows: Float64Array[]) => void;
+  /**
    * Hybrid only: premises declared earlier in the file being edited. A third of
    * the premises a proof uses come from its own file, so these get a locality
    * bonus and join the candidates even when no retriever found them.
@@ -163,6 +175,8 @@ export interface ScoreParts {
   graph?: number;
   /** Hybrid, a Lake project's automatic index: votes from the project's own nearest proofs. */
   own?: number;
+  /** The learned ranker's margin (`--ranker`), for the head it scored. */
+  learned?: number;
   /** Hybrid, usage weight > 0: the usage model's score (usage-model.ts). */
   usage?: number;
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
@@ -180,6 +194,12 @@ export interface ScoreParts {
   strength?: number;
 }
 
+
+/** A candidate of a search's pool (`SearchOptions.onPool`): its name and the generators (or reorderers) that proposed it. */
+export interface PoolEntry {
+  name: string;
+  via: readonly string[];
+}
 
 export interface SearchHit extends PremiseInfo {
   /** 1-based rank. */

@@ -6,7 +6,7 @@
  * available there), and what the file declares above it is `nearby`.
  */
 import { slotOf } from '../engine/open.js';
-import type { Mode, OpenedEngine, PremiseSearch } from '../engine/types.js';
+import type { Mode, OpenedEngine, PoolEntry, PremiseSearch } from '../engine/types.js';
 import type { EvalQuery } from './datasets.js';
 import { groupRanks, meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 
@@ -46,6 +46,20 @@ export interface EvalReport {
   byStyle: Record<string, { queries: number; metrics: Metrics }>;
   /** Queries with named parts of their gold (`EvalQuery.goldParts`): each part scored alone, over the queries that have some of it. */
   byGold?: Record<string, { queries: number; metrics: Metrics }>;
+  /**
+   * Candidate generation apart from ranking (modes with a candidate pool, not the
+   * baselines): per gold part (`all`, and each of `goldParts`), over the queries that
+   * have some of it, the mean share of gold groups the whole pool holds, and the share
+   * each generator's own list holds (a premise two generators propose counts for both;
+   * test/unit/eval-run.test.ts).
+   */
+  pool?: Record<string, PoolRecall>;
+}
+
+export interface PoolRecall {
+  queries: number;
+  pool: number;
+  generators: Record<string, number>;
 }
 
 export interface EvalOptions {
@@ -77,18 +91,22 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
   }
   const per: { style: string; m: Metrics }[] = [];
   const parts = new Map<string, Metrics[]>();
+  const pools = new Map<string, PoolShares[]>();
   const files = scored.some((s) => s.q.theorem) ? fileDeclarations(engine) : undefined;
   for (const { q, gold } of scored) {
     const slot = slotUse === 'given' ? q.tactic : undefined;
     const where = q.theorem ? provingIn(engine, files!, q.theorem) : {};
-    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, pattern: false, ...(context ? where : scratch(where)) });
+    let pool: PoolEntry[] | undefined;
+    const hits = await engine.search(q.text, { k: 100, ...search, rerank, slot, pattern: false, ...(context ? where : scratch(where)), onPool: (p) => (pool = p) });
     const ranked = hits.map((h) => h.name);
     per.push({ style: q.style, m: queryMetrics(groupRanks(ranked, gold)) });
+    const found = pool && poolIndex(pool);
+    if (found) push(pools, 'all', poolShares(found, gold));
     for (const [part, groups] of Object.entries(q.goldParts ?? {})) {
       const g = groups.map((x) => x.filter((n) => engine.lookup(n))).filter((x) => x.length);
       if (!g.length) continue;
-      if (!parts.has(part)) parts.set(part, []);
-      parts.get(part)!.push(queryMetrics(groupRanks(ranked, g)));
+      push(parts, part, queryMetrics(groupRanks(ranked, g)));
+      if (found) push(pools, part, poolShares(found, g));
     }
   }
   const byStyle: EvalReport['byStyle'] = {};
@@ -108,8 +126,46 @@ export async function runEval(engine: PremiseSearch, dataset: string, queries: E
     scoredQueries: scored.length,
     metrics: meanMetrics(per.map((p) => p.m)),
     byStyle,
+    ...(pools.size ? { pool: Object.fromEntries([...pools].sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b))).map(([k, xs]) => [k, meanShares(xs)])) } : {}),
     ...(parts.size ? { byGold: Object.fromEntries([...parts].sort(([a], [b]) => a.localeCompare(b)).map(([k, ms]) => [k, { queries: ms.length, metrics: meanMetrics(ms) }])) } : {}),
   };
+}
+
+function push<T>(m: Map<string, T[]>, k: string, v: T): void {
+  const xs = m.get(k);
+  if (xs) xs.push(v);
+  else m.set(k, [v]);
+}
+
+/** A pool by name: the stages that proposed each candidate. */
+function poolIndex(pool: PoolEntry[]): Map<string, readonly string[]> {
+  return new Map(pool.map((c) => [c.name, c.via]));
+}
+
+/** One query's shares of gold groups held by the pool and by each stage's own list. */
+interface PoolShares {
+  pool: number;
+  generators: Map<string, number>;
+}
+
+function poolShares(pool: Map<string, readonly string[]>, gold: string[][]): PoolShares {
+  const generators = new Map<string, number>();
+  for (const via of pool.values()) for (const g of via) generators.set(g, 0);
+  let held = 0;
+  for (const group of gold) {
+    const by = new Set(group.flatMap((n) => pool.get(n) ?? []));
+    if (group.some((n) => pool.has(n))) held++;
+    for (const g of by) generators.set(g, generators.get(g)! + 1);
+  }
+  for (const [g, n] of generators) generators.set(g, n / gold.length);
+  return { pool: held / gold.length, generators };
+}
+
+/** Means over queries; a stage absent from a query's pool counts 0 there. */
+function meanShares(xs: PoolShares[]): PoolRecall {
+  const names = [...new Set(xs.flatMap((x) => [...x.generators.keys()]))];
+  const mean = (f: (x: PoolShares) => number) => xs.reduce((s, x) => s + f(x), 0) / xs.length;
+  return { queries: xs.length, pool: mean((x) => x.pool), generators: Object.fromEntries(names.map((g) => [g, mean((x) => x.generators.get(g) ?? 0)])) };
 }
 
 export type FileDeclarations = Map<string, { name: string; line: number }[]>;
@@ -158,6 +214,10 @@ export function formatEval(r: EvalReport): string {
   ];
   for (const [s, v] of Object.entries(r.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
   for (const [g, v] of Object.entries(r.byGold ?? {})) lines.push(`  ${`${g} gold`.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);
+  for (const [g, v] of Object.entries(r.pool ?? {})) {
+    const each = Object.entries(v.generators).map(([n, x]) => `${n} ${x.toFixed(3)}`).join('  ');
+    lines.push(`  ${`pool, ${g}`.padEnd(14)} ${v.pool.toFixed(3)}  (${each})`);
+  }
   if (r.withoutInformal) {
     lines.push(`  without the informal side:`, `  all            ${fmt(r.withoutInformal.metrics)}`);
     for (const [s, v] of Object.entries(r.withoutInformal.byStyle)) lines.push(`  ${s.padEnd(14)} ${fmt(v.metrics)}  (${v.queries})`);

@@ -10,6 +10,8 @@ import type { ScoreParts } from '../types.js';
 export class Candidate {
   private cached?: PremiseInfo;
   score = 0;
+  /** The stages that proposed it, in the order they did (a generator's name; a reorderer's when it added it). */
+  readonly via: string[] = [];
 
   constructor(
     readonly seg: Segment,

@@ -21,6 +21,8 @@ export class Pool {
   /** What the retrievers found, segment by segment (BM25 hits without a query vector, dense hits with one). */
   readonly found: Found[] = [];
   private readonly features: readonly CandidateFeature[];
+  /** The stage adding candidates now (run.ts sets it): each candidate it proposes records it in `via`. */
+  stage = '';
 
   constructor(private readonly s: Search) {
     this.features = CANDIDATE_FEATURES.filter((f) => f.on(s));
@@ -30,7 +32,11 @@ export class Pool {
   add(seg: Segment, segIndex: number, id: number): Candidate | undefined {
     const order = orderOf(segIndex, id);
     let c = this.byOrder.get(order);
-    if (c || !this.s.usable(seg, segIndex, id) || this.s.filtered(seg, id)) return c;
+    if (c) {
+      if (this.stage && !c.via.includes(this.stage)) c.via.push(this.stage);
+      return c;
+    }
+    if (!this.s.usable(seg, segIndex, id) || this.s.filtered(seg, id)) return undefined;
     const parts: ScoreParts = {};
     for (const f of this.features) {
       const v = f.read(this.s, seg, id);
@@ -38,6 +44,7 @@ export class Pool {
     }
     this.byOrder.set(order, (c = new Candidate(seg, id, order, parts, this.s.taken.get(order))));
     parts.prior = Math.log1p(c.uses);
+    if (this.stage) c.via.push(this.stage);
     return c;
   }
 

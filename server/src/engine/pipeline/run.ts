@@ -16,7 +16,8 @@ export async function runPipeline(s: Search): Promise<Candidate[]> {
   const pool = new Pool(s);
   // all start before any adds a candidate: candidates read the accumulators the starts fill
   const steps = GENERATORS.map((g) => g.start(s));
-  for (const step of steps) {
+  for (const [i, step] of steps.entries()) {
+    pool.stage = GENERATORS[i]!.name;
     const pending = step?.(pool);
     if (pending) await pending;
   }
@@ -29,6 +30,7 @@ export async function runPipeline(s: Search): Promise<Candidate[]> {
   list.sort(byScore);
   for (const r of REORDERERS) {
     if (!r.applies(s)) continue;
+    pool.stage = r.name;
     const pending = r.apply(s, list, pool);
     if (pending) await pending;
   }

@@ -12,6 +12,7 @@ import type { Segment } from '../segment.js';
 import type { TextQuery } from '../text-query.js';
 import type { Lang } from '../../../../indexes/src/extract/record.js';
 import type { Mode, ParsedQuery, SearchOptions } from '../types.js';
+import type { TreeRanker } from '../tree-ranker.js';
 import type { Candidate } from './candidate.js';
 
 export interface Search {
@@ -51,6 +52,8 @@ export interface Search {
   readonly reranker?: Reranker;
   /** The learned fusion, when one is loaded. */
   readonly fusion?: LearnedFusion;
+  /** The learned ranker, when one is loaded (`--ranker`). */
+  readonly ranker?: TreeRanker;
   /** The fusion weights were set by hand (they replace the learned fusion). */
   readonly handWeights: boolean;
   readonly goalMatch: boolean;

@@ -5,9 +5,10 @@
 import type { Reorderer } from '../stages.js';
 import { goalMatch } from './goal-match.js';
 import { kind } from './kind.js';
+import { learnedRank } from './learned-rank.js';
 import { lift } from './lift.js';
 import { patternTiers } from './pattern-tiers.js';
 import { rerank } from './rerank.js';
 import { slotFit } from './slot-fit.js';
 
-export const REORDERERS: readonly Reorderer[] = [kind, lift, rerank, slotFit, goalMatch, patternTiers];
+export const REORDERERS: readonly Reorderer[] = [learnedRank, kind, lift, rerank, slotFit, goalMatch, patternTiers];
