@@ -253,7 +253,7 @@ describe('one route table, one port', () => {
     expect(await call('/nope')).toEqual({
       status: 404,
       type: expect.any(String),
-      body: { error: 'no route "/nope": /, /api/search, /indexed-modules, /indexed-premises, /json, /max-new-premises, /retrieve, /search, /sources' },
+      body: { error: 'no route "/nope": /, /api/search, /indexed-modules, /indexed-premises, /json, /max-new-premises, /retrieve, /search, /source, /sources' },
     });
   });
 });

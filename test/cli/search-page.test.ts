@@ -9,7 +9,7 @@
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,44 @@ beforeAll(async () => {
 afterAll(() => {
   server?.kill();
   rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the source page', () => {
+  it("/source?name= serves the declaring file as numbered lines, escaped, under a CSP with no script", async () => {
+    const r = await fetch(`${base}/source?name=${encodeURIComponent("Nat.add_comm'")}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+    const html = await r.text();
+    // the declaration's range starts at its docstring
+    expect(html).toContain('<span id="L40">/-- Addition of natural numbers is commutative. -/</span>');
+    expect(html).toMatch(/<span id="L41">protected theorem add_comm&#39; \(n m : Nat\)/);
+    expect(html).not.toContain('<script');
+    // a docstring's markup is text
+    const hostile = await (await fetch(`${base}/source?name=Sample.zzhostile_lt`)).text();
+    expect(hostile).toContain('&#60;img src=x onerror=&#34;');
+    expect(hostile).not.toContain('<img');
+  });
+
+  it('/source answers 404 with the reason for an unknown name, a missing name= and a source no longer on disk', async () => {
+    for (const q of ['?name=No.such', '']) {
+      const r = await fetch(`${base}/source${q}`);
+      expect(r.status).toBe(404);
+      expect((await r.json()).error).toMatch(/unknown name: No.such|name= is missing/);
+    }
+    const moved = join(tmp, 'src', 'lean', 'Sample', 'Hostile.lean');
+    const keep = readFileSync(moved);
+    rmSync(moved);
+    try {
+      const r = await fetch(`${base}/source?name=Sample.zzhostile_lt`);
+      expect(r.status).toBe(404);
+      expect((await r.json()).error).toMatch(/is not on this machine/);
+    } finally {
+      writeFileSync(moved, keep);
+    }
+  });
 });
 
 describe('the page', () => {
@@ -95,7 +133,7 @@ describe('in headless Chromium', () => {
     expect(results).toContain('add_comm');
     expect(results).toContain('<span class="name">Nat.add_comm\'</span> (n m : Nat) : n + m = m + n');
     expect(results).toContain('<span class="module">Sample.Algebra</span>');
-    expect(results).toContain('<span class="source">Sample/Algebra.lean:40</span>');
+    expect(results).toContain(`<a class="source" href="source?name=${encodeURIComponent("Nat.add_comm'")}#L40">Sample/Algebra.lean:40</a>`);
     expect(results).toMatch(/<button class="copy"[^>]*>copy<\/button>/);
   }, 120_000);
 

@@ -13,6 +13,9 @@
  *   GET /sources?name=A&name=B… → {A: {module, file, line}, …}  (at most MAX_SOURCE_NAMES
  *       names; names the index does not have are left out; `line` 1-based; `file` as
  *       the index records it, relative to its source root)
+ *   GET /source?name=A → the file declaring A, as a page of numbered lines (`#L12` is line
+ *       12); only a file the engine's `sourcePath` finds under the index's own source
+ *       roots, of at most MAX_FILE_BYTES; 404 with the reason otherwise
  *
  * Invariant: the page never turns data into markup. Names, statements, docstrings and
  * errors are untrusted; the script builds every element with `createElement` and
@@ -22,6 +25,8 @@
  * headless Chromium `/?q=add_comm` and hostile names shown as text).
  */
 import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { MAX_FILE_BYTES } from '../../../indexes/src/extract/file.js';
 import type { PremiseSearch } from '../engine/types.js';
 import type { ApiResponse, RouteSet } from './routes.js';
 
@@ -133,7 +138,11 @@ function hitItem(h, where) {
   const meta = el('div', 'meta');
   if (h.module) meta.append(el('span', 'module', h.module));
   const src = where && where[h.name];
-  if (src && src.file) meta.append(el('span', 'source', src.file + (Number.isInteger(src.line) ? ':' + src.line : '')));
+  if (src && src.file) {
+    const a = el('a', 'source', src.file + (Number.isInteger(src.line) ? ':' + src.line : ''));
+    a.href = 'source?name=' + encodeURIComponent(h.name) + (Number.isInteger(src.line) ? '#L' + src.line : '');
+    meta.append(a);
+  }
   if (meta.childNodes.length) li.append(meta);
   if (h.doc) li.append(el('div', 'doc', h.doc));
   return li;
@@ -244,13 +253,46 @@ const PAGE_HEADERS: Record<string, string> = {
   'cache-control': 'no-cache',
 };
 
+const SOURCE_STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1rem; }
+h1 { font-size: 1rem; }
+pre { counter-reset: line; font: 13px/1.45 ui-monospace, "JuliaMono", "DejaVu Sans Mono", monospace; }
+pre span { counter-increment: line; }
+pre span::before { content: counter(line); display: inline-block; width: 3.5em; margin-right: 1em; text-align: right; color: #8a8a8a; }
+pre span:target { background: #fff3b0; }
+`;
+
+/** A source page: no script at all, only its own style. */
+const SOURCE_HEADERS: Record<string, string> = {
+  ...PAGE_HEADERS,
+  'content-security-policy': `default-src 'none'; style-src ${hash(SOURCE_STYLE)}; base-uri 'none'; frame-ancestors 'none'`,
+};
+
+const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export class SearchPage implements RouteSet {
   readonly routes: RouteSet['routes'] = {
     '/': { GET: () => ({ status: 200, body: null, text: PAGE_HTML, headers: PAGE_HEADERS }) },
     '/sources': { GET: ({ query }) => this.sources(query.getAll('name')) },
+    '/source': { GET: ({ query }) => this.source(query.get('name') ?? '') },
   };
 
-  constructor(private readonly engine: Pick<PremiseSearch, 'lookup'>) {}
+  constructor(private readonly engine: Pick<PremiseSearch, 'lookup' | 'sourcePath'>) {}
+
+  /** The file declaring `name`, as numbered lines; the text is escaped here, and the page runs no script. */
+  async source(name: string): Promise<ApiResponse> {
+    const p = name ? this.engine.lookup(name) : undefined;
+    if (!p) return { status: 404, body: { error: name ? `unknown name: ${name}` : 'name= is missing' } };
+    const path = this.engine.sourcePath(p);
+    const size = path ? await stat(path).then((st) => (st.isFile() ? st.size : -1), () => -1) : -1;
+    if (!path || size < 0) return { status: 404, body: { error: `the source of ${p.name} (${p.file}) is not on this machine: its index's sources were moved or removed` } };
+    if (size > MAX_FILE_BYTES) return { status: 404, body: { error: `the source of ${p.name} (${p.file}) is over ${MAX_FILE_BYTES} bytes` } };
+    const lines = (await readFile(path, 'utf8')).split(/\r?\n/);
+    const body = lines.map((l, i) => `<span id="L${i + 1}">${escapeHtml(l)}</span>`).join('\n');
+    const title = escapeHtml(`${p.file} (${p.name})`);
+    const text = `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n<style>${SOURCE_STYLE}</style>\n</head>\n<body>\n<h1>${title}</h1>\n<pre>${body}</pre>\n</body>\n</html>\n`;
+    return { status: 200, body: null, text, headers: SOURCE_HEADERS };
+  }
 
   sources(names: string[]): ApiResponse {
     if (names.length > MAX_SOURCE_NAMES) return { status: 400, body: { error: `at most ${MAX_SOURCE_NAMES} names, got ${names.length}` } };
