@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Run by hand: premise-lsp's memory while the editor sends requests and never reads the replies.
-//   node test/soak/lsp-unread-replies.mjs [path/to/cli.js (default dist/cli.js)] [seconds (default 30)] [--index DIR]
+//   node test/soak/lsp-unread-replies.mjs [path/to/cli.js (default dist/cli.js)] [seconds (default 30)] [--index DIR] [--read]
+// (`--read`: the editor reads and drops the replies, the same flood otherwise: the baseline to compare with)
 // Starts `serve --stdio` standalone (the fake engine of test/fixtures/lsp, or `--index DIR`), opens a
 // Lean file, stops reading the server's stdout and sends completion and `premise-lsp.search` requests
 // as fast as the server takes them, printing the server's RSS every 5 s. Without a bound on the replies
@@ -15,6 +16,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const at = args.indexOf('--index');
 const index = at >= 0 ? args.splice(at, 2)[1] : undefined;
+const reads = args.includes('--read');
+if (reads) args.splice(args.indexOf('--read'), 1);
 const cli = resolve(args[0] ?? join(root, 'dist/cli.js'));
 const seconds = Number(args[1] ?? 30);
 const engine = index ? ['--index', index] : ['--fake-engine', join(root, 'test/fixtures/lsp/premises.json')];
@@ -33,7 +36,8 @@ p.stdout.on('data', (d) => {
   got = Buffer.concat([got, d]);
   if (!got.includes('"id":1')) return;
   p.stdout.removeAllListeners('data');
-  p.stdout.pause(); // the editor stops reading
+  if (reads) p.stdout.on('data', () => undefined);
+  else p.stdout.pause(); // the editor stops reading
   p.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
   p.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'lean', version: 1, text } } }));
   const before = rss();
