@@ -73,19 +73,41 @@ export function fitMash(field: Bm25Index, graph: ProofGraph, cap = MASH_POSTING_
   return { offsets, premise: Uint32Array.from(premise), count: Uint32Array.from(count), t };
 }
 
-/** MaSh scores of the premises in the postings of `features` (feature id → IDF weight). */
-export function mashScores(model: MashModel, features: ReadonlyMap<number, number>, sigma = MASH_SIGMA): Map<number, number> {
+/**
+ * A statement whose proof must not count (the theorem being proved, `SearchOptions.exclude`):
+ * the premises its proof uses (and itself), and whether it has feature f.
+ */
+export interface MashExcluded {
+  premises: ReadonlySet<number>;
+  has(feature: number): boolean;
+}
+
+/**
+ * MaSh scores of the premises in the postings of `features` (feature id → IDF weight).
+ * `excluded` statements' proofs are taken out of the counts (t and s each lose one
+ * where they counted), so that they are no evidence.
+ */
+export function mashScores(model: MashModel, features: ReadonlyMap<number, number>, sigma = MASH_SIGMA, excluded: readonly MashExcluded[] = []): Map<number, number> {
   // Σ over unseen features = σ3·W − σ3·Σ over seen ones: every premise starts at σ1 ln t + σ3·W
   let W = 0;
   for (const w of features.values()) if (w > 0) W += w;
+  const tOf = (p: number) => {
+    let t = model.t[p]!;
+    for (const x of excluded) if (x.premises.has(p)) t--;
+    return t;
+  };
   const scores = new Map<number, number>();
   for (const [f, w] of features) {
     if (!(w > 0) || f + 1 >= model.offsets.length) continue;
+    const takenBy = excluded.filter((x) => x.has(f));
     for (let i = model.offsets[f]!; i < model.offsets[f + 1]!; i++) {
       const p = model.premise[i]!;
-      const t = model.t[p]!;
+      let s = model.count[i]!;
+      for (const x of takenBy) if (x.premises.has(p)) s--;
+      if (s <= 0) continue;
+      const t = tOf(p);
       const base = scores.get(p) ?? sigma.prior * Math.log(t) + sigma.unseen * W;
-      scores.set(p, base + w * (Math.log((sigma.seen * model.count[i]!) / t) - sigma.unseen));
+      scores.set(p, base + w * (Math.log((sigma.seen * s) / t) - sigma.unseen));
     }
   }
   return scores;

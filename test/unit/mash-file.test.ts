@@ -48,6 +48,9 @@ describe('mash.bin', () => {
     expect(off.every((h) => h.parts.mash === undefined)).toBe(true);
     expect(offPool.length).toBeGreaterThan(0);
     expect(offPool.some((c) => c.via.includes('mash'))).toBe(false);
+    // the theorem being proved is no evidence: excluding mul_right_comm (whose proof uses mul_assoc) lowers mul_assoc's score
+    const ex = await e.search('(a b c : M) ⊢ a * b * c = a * c * b', { k: 20, mode: 'hybrid', exclude: ['Sample.mul_right_comm'] });
+    expect(ex.find((h) => h.name === 'Sample.mul_assoc')!.parts.mash!).toBeLessThan(assoc!.parts.mash!);
   });
 
   it('a corrupt or inconsistent one is an error naming it', async () => {

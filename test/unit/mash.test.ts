@@ -45,4 +45,20 @@ describe('MaSh fitted at index time', () => {
     // the best is the workhorse both features' proofs use
     expect([...s].sort((a, b) => b[1] - a[1])[0]![0]).toBe(0);
   });
+
+  it('takes an excluded statement’s proof out of the counts: as if it had never been proved', () => {
+    const m = fitMash(field, graph);
+    const q = new Map([[fid('ring'), 2], [fid('add'), 1], [fid('order'), 0.5]]);
+    // statement 2 ("ring", "add"; uses 0) excluded
+    const two = { premises: new Set([2, 0]), has: (f: number) => f === fid('ring') || f === fid('add') };
+    const got = mashScores(m, q, MASH_SIGMA, [two]);
+    // the corpus without statement 2's features and proof (t(2) apart: 2 itself is never a candidate then)
+    const without = Bm25Index.build([['add'], ['le'], [], ['ring'], ['order', 'le']]);
+    const g2: ProofGraph = { offsets: Uint32Array.from([0, 0, 0, 0, 1, 3]), targets: Uint32Array.from([0, 1, 0]) };
+    const m2 = fitMash(without, g2);
+    const id2 = (t: string) => without.arrays.vocab.find(t)!;
+    const want = mashScores(m2, new Map([[id2('ring'), 2], [id2('add'), 1], [id2('order'), 0.5]]));
+    for (const p of [0, 1, 3, 4]) expect(got.get(p)).toBeCloseTo(want.get(p)!, 9);
+    expect(mashScores(m, q).get(0)).not.toBeCloseTo(want.get(0)!, 3);
+  });
 });
