@@ -30,6 +30,8 @@ import type { AliasTargets } from './extract/alias-types.js';
 import { CORPUS_IDENTIFIERS, rememberIdentifiers } from './sparse/terms.js';
 import { SymbolSets } from './symbol-sets.js';
 import { writeSymbolsFile } from './store/symbols-file.js';
+import { fitMash } from './mash.js';
+import { writeMashFile } from './store/mash-file.js';
 
 export type { OnProgress, Progress } from './progress.js';
 
@@ -218,9 +220,14 @@ async function buildInto(opts: BuildOptions): Promise<BuildSummary> {
   const defer = opts.deferInformal && !opts.encoder;
   try {
     // the terms made during extraction, unless the enrich hook changed the records' number
-    writeFieldFile(opts.out, 'sparse.bin', corpus.formalTerms.length === n ? formalField(corpus.formalTerms) : buildFormalField(table.scan()));
+    const formal = corpus.formalTerms.length === n ? formalField(corpus.formalTerms) : buildFormalField(table.scan());
+    writeFieldFile(opts.out, 'sparse.bin', formal);
     memtrace('formal');
     prof.lap('bm25 formal');
+    // the usage model: the formal field's terms are its features, the proof graph its uses
+    writeMashFile(opts.out, fitMash(formal, graph));
+    memtrace('mash');
+    prof.lap('mash');
     writeFieldFile(opts.out, 'informal.bin', defer ? emptyField(n) : informalFromTable(table, contexts));
     memtrace('informal');
     prof.lap(defer ? 'bm25 informal (deferred)' : 'bm25 informal');

@@ -119,7 +119,7 @@ describe('exit status and errors', () => {
     expect(run(['index', SAMPLE]).code).toBe(2);
     const w = run(['query', '--index', tmp, '--weights', '1,2', 'x']);
     expect(w.code).toBe(2);
-    expect(w.err).toMatch(/--weights takes three to eleven/);
+    expect(w.err).toMatch(/--weights takes three to twelve/);
   });
 
   it('exits 1 naming the file when a dataset file is not one', () => {

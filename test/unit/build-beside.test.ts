@@ -73,7 +73,7 @@ describe('a build into an existing index', () => {
     writeFileSync(join(out, 'notes.txt'), 'mine');
     await buildIndex({ sources: [join(FIXTURES, 'lean')], out });
     await buildIndex({ sources: [join(FIXTURES, 'sample')], out });
-    expect(readdirSync(out).sort()).toEqual(['imports.json', 'informal.bin', 'manifest.json', 'notes.txt', 'premises.bin', 'sparse.bin', 'symbols.bin']);
+    expect(readdirSync(out).sort()).toEqual(['imports.json', 'informal.bin', 'manifest.json', 'mash.bin', 'notes.txt', 'premises.bin', 'sparse.bin', 'symbols.bin']);
   });
 });
 

@@ -36,12 +36,20 @@ describe('fusion weights per kind of query', () => {
     const [a, b, c] = fuse([{ own: 4, uses: 0 }, { own: 2, uses: 0 }, { uses: 0 }], 'hybrid', 0, { ...DEFAULT_WEIGHTS.formal, dense: 0, sparse: 0, local: 0, own: 0.5 });
     expect([a, b, c]).toEqual([0.5, 0.25, 0]);
   });
-  it('--weights takes the own votes as its tenth number, the usage model as its eleventh, and no more', () => {
+  it('--weights takes the own votes as its tenth number, the usage model as its eleventh, MaSh as its twelfth, and no more', () => {
     expect(weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0')!.project.own).toBe(0);
     expect(weightsOption('0.3,0.9,0.2')!.project.own).toBe(DEFAULT_WEIGHTS.project.own);
     expect(weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0,0.4')!.formal.usage).toBe(0.4);
     expect(weightsOption('0.3,0.9,0.2')!.formal.usage).toBe(DEFAULT_WEIGHTS.formal.usage);
-    expect(() => weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0,1,1')).toThrow(/three to eleven/);
+    expect(weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0,0,0.7')!.project.mash).toBe(0.7);
+    expect(weightsOption('0.3,0.9,0.2')!.formal.mash).toBe(DEFAULT_WEIGHTS.formal.mash);
+    expect(() => weightsOption('0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0,1,1,1')).toThrow(/three to twelve/);
+  });
+  it('scales the MaSh score (any sign) min–max over the pool, and ignores it at weight 0', () => {
+    const cands = [{ mash: -10, uses: 0 }, { mash: -30, uses: 0 }, { mash: 10, uses: 0 }, { uses: 0 }];
+    const only = { ...DEFAULT_WEIGHTS.formal, dense: 0, sparse: 0, prior: 0, local: 0 };
+    expect(fuse(cands, 'hybrid', 0, { ...only, mash: 0.5 })).toEqual([0.25, 0, 0.5, 0]);
+    expect(fuse(cands, 'hybrid', 0, only)).toEqual([0, 0, 0, 0]);
   });
   it('scales the usage model\'s score by the pool\'s largest', () => {
     const [a, b, c] = fuse([{ usage: 4, uses: 0 }, { usage: 1, uses: 0 }, { uses: 0 }], 'hybrid', 0, { ...DEFAULT_WEIGHTS.formal, dense: 0, sparse: 0, local: 0, usage: 0.5 });

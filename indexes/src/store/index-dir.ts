@@ -9,6 +9,7 @@
  *   *.json          sidecars (imports, external references, exports, deferred informal
  *                   field), listed when present; read through ./sidecar.ts
  *   symbols.bin     each premise's statement symbols (optional: see symbols-file.ts)
+ *   mash.bin        the usage model fitted at index time (optional: see mash-file.ts)
  * Every file's size and CRC-32 are checked against the manifest before use, so a
  * corrupt or truncated index fails with an error naming the file rather than
  * showing corrupted premises or crashing the native usearch loader.
@@ -26,6 +27,8 @@ import { dataDirOf } from './data-dir.js';
 import { rebuildCommand } from './rebuild.js';
 import { readSymbolsFile, SYMBOLS_FILE, writeSymbolsFile } from './symbols-file.js';
 import { SymbolSets } from '../symbol-sets.js';
+import { MASH_FILE, readMashFile } from './mash-file.js';
+import type { MashModel } from '../mash.js';
 
 export const FORMAT = 'premise-lsp-index';
 /** 2: premises.bin holds the proof graph. 3: informal.bin. */
@@ -65,6 +68,8 @@ export interface IndexParts {
   dense?: DenseStore;
   /** The stored symbol sets (undefined for an index built before they were stored: built on first use). */
   symbols?: SymbolSets;
+  /** The usage model fitted at build time (mash.bin; undefined for an index built before it). */
+  mash?: MashModel;
 }
 
 export interface IndexContent {
@@ -123,7 +128,8 @@ export function writeManifest(
   m: { premises: number; encoder?: EncoderRef; sources: string[]; stats: Record<string, number>; /** symbols.bin was written */ symbols?: boolean },
 ): Manifest {
   const sidecars = SIDECAR_FILES.filter((f) => existsSync(join(dir, f)));
-  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : []), ...(m.symbols ? [SYMBOLS_FILE] : []), ...sidecars];
+  const mash = existsSync(join(dir, MASH_FILE)) ? [MASH_FILE] : [];
+  const written = ['premises.bin', ...SPARSE_FILES, ...(m.encoder ? ['dense.bin', 'dense.usearch'] : []), ...(m.symbols ? [SYMBOLS_FILE] : []), ...mash, ...sidecars];
   const files: Manifest['files'] = {};
   for (const f of written) files[f] = { bytes: statSync(join(dir, f)).size, crc32: fileCrc(join(dir, f)) };
   const manifest: Manifest = {
@@ -275,7 +281,12 @@ export function readIndexDir(dir: string, opts: { dense?: boolean } = {}): Index
     const sf = listed(dir, manifest, SYMBOLS_FILE);
     symbols = reading(sf.path, () => readSymbolsFile(sf.path, sf.expected, premises.size));
   }
-  return { dir, manifest, premises, sparse, informal, dense, symbols };
+  let mash: MashModel | undefined;
+  if (manifest.files?.[MASH_FILE]) {
+    const mf = listed(dir, manifest, MASH_FILE);
+    mash = reading(mf.path, () => readMashFile(mf.path, mf.expected, premises.size, sparse.arrays.vocab.size));
+  }
+  return { dir, manifest, premises, sparse, informal, dense, symbols, mash };
 }
 
 /**
@@ -294,7 +305,7 @@ export async function writeDenseCopy(
   const src = readManifest(from);
   prepareOutDir(dir);
   const symbols = !!src.files?.[SYMBOLS_FILE];
-  for (const f of ['premises.bin', ...SPARSE_FILES, ...(symbols ? [SYMBOLS_FILE] : [])]) {
+  for (const f of ['premises.bin', ...SPARSE_FILES, ...(symbols ? [SYMBOLS_FILE] : []), ...(src.files?.[MASH_FILE] ? [MASH_FILE] : [])]) {
     if (f === 'informal.bin' && informal) writeBm25(join(dir, f), informal);
     else copyFileSync(verified(from, src, f), join(dir, f));
   }

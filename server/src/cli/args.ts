@@ -56,19 +56,19 @@ export function choice<T extends string>(value: string | undefined, name: string
 export const MODES = ['bm25', 'dense', 'hybrid', 'sine', 'mepo'] as const;
 
 /**
- * `--weights d,s,p[,g[,l[,i[,k[,n[,f[,o[,u]]]]]]]]`: fusion weights for every kind of query; graph votes, locality,
- * the informal field, the kind preference, the name match, the unknown-slot fit, the project's own votes and the usage model
+ * `--weights d,s,p[,g[,l[,i[,k[,n[,f[,o[,u[,m]]]]]]]]]`: fusion weights for every kind of query; graph votes, locality,
+ * the informal field, the kind preference, the name match, the unknown-slot fit,  the project's own votes, the usage model and MaSh
  * keep each kind's default unless given.
  */
 export function weightsOption(value: string | undefined): StyleWeights | undefined {
   if (value === undefined) return undefined;
   const parts = value.split(',').map(Number);
-  if (parts.length < 3 || parts.length > 11 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
+  if (parts.length < 3 || parts.length > 12 || parts.some((x) => !Number.isFinite(x) || x < 0)) {
     throw new UsageError(
-      `--weights takes three to eleven non-negative numbers dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage]]]]]]]], got ${JSON.stringify(value)}`,
+      `--weights takes three to twelve non-negative numbers dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage[,mash]]]]]]]]]], got ${JSON.stringify(value)}`,
     );
   }
-  const [dense, sparse, prior, graph, local, informal, kind, name, fit, own, usage] = parts as [number, number, number, number?, number?, number?, number?, number?, number?, number?, number?];
+  const [dense, sparse, prior, graph, local, informal, kind, name, fit, own, usage, mash] = parts as [number, number, number, number?, number?, number?, number?, number?, number?, number?, number?, number?];
   const of = (d: FusionWeights): FusionWeights => ({
     dense,
     sparse,
@@ -81,6 +81,7 @@ export function weightsOption(value: string | undefined): StyleWeights | undefin
     fit: fit ?? d.fit,
     own: own ?? d.own,
     usage: usage ?? d.usage,
+    mash: mash ?? d.mash,
   });
   return {
     formal: of(DEFAULT_WEIGHTS.formal),

@@ -39,15 +39,16 @@ const ENGINE = `  --mode M             bm25, dense, hybrid, sine or mepo (defaul
                        default: none, the hand-set weights)
   --ranker DIR         a learned ranker of the fused top 300, Lean states and statements in
                        hybrid mode (ranker.json, models/train/ranker; default: none)
-  --weights d,s,p[,g[,l[,i[,k[,n[,f[,o[,u]]]]]]]]
-                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage]]]]]]]]
+  --weights d,s,p[,g[,l[,i[,k[,n[,f[,o[,u[,m]]]]]]]]]
+                       fusion weights dense,sparse,prior[,graph[,local[,informal[,kind[,name[,fit[,own[,usage[,mash]]]]]]]]]
                        for every kind of query (defaults: 0.3,0.9,0.2,0.8,0.3,0,0,0,0.3,0 Lean;
                        0,0.9,0.2,0.8,1,0,0,0,0 Isabelle goals; 0.5,0.9,0.4,0,0,0.45,0,0,0 text with
                        formulas; 0.1,0.5,0.4,0,0,0.9,0.1,0.4,0 prose); fit: with no slot given,
                        how much what acts on the goal moves up (hybrid, not reranked); own: in a
                        Lake project's automatic index, votes of the project's own nearest proofs;
                        usage: the usage model (statements sharing a query term vote for their
-                       proofs' premises; default 0, off)
+                       proofs' premises; default 0, off); mash: the usage model fitted at index
+                       time (MaSh's naive Bayes, mash.bin; default 0, off)
   --no-goal-match      no goal match: a premise whose conclusion is the goal no longer
                        comes first, nor one that is the goal once its hypotheses are set aside`;
 

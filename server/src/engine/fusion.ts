@@ -41,6 +41,12 @@ export interface FusionWeights {
    * (its generator does not run).
    */
   usage: number;
+  /**
+   * Hybrid: the usage model fitted at index time (MaSh's naive Bayes, indexes/src/mash.ts;
+   * the `mash` generator), min–max scaled over the pool. 0 or absent: off (its generator
+   * does not run).
+   */
+  mash?: number;
 }
 
 /**
@@ -110,6 +116,8 @@ export interface Scored {
   own?: number;
   /** The usage model's score. */
   usage?: number;
+  /** The index-time usage model's (MaSh) score, any sign. */
+  mash?: number;
   local?: number;
   informal?: number;
   /** Name match in [0, 1]. */
@@ -156,6 +164,7 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
   const maxOwn = Math.max(0, ...cands.map((c) => c.own ?? 0));
   const maxUsage = Math.max(0, ...cands.map((c) => c.usage ?? 0));
   const ni = minMax(cands.map((c) => c.informal));
+  const nm = w.mash ? minMax(cands.map((c) => c.mash)) : () => 0;
   const share = (v: number | undefined, max: number) => (max > 0 ? (v ?? 0) / max : 0);
   return cands.map(
     (c) =>
@@ -165,6 +174,7 @@ export function fuse(cands: Scored[], mode: Mode, maxUses: number, w: FusionWeig
       w.graph * share(c.graph, maxGraph) +
       w.own * share(c.own, maxOwn) +
       w.usage * share(c.usage, maxUsage) +
+      (w.mash ?? 0) * nm(c.mash) +
       w.local * (c.local ?? 0) +
       w.informal * ni(c.informal) +
       w.kind * (c.kind ?? 0) +

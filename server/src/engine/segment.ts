@@ -8,6 +8,7 @@ import type { Bm25Index } from '../../../indexes/src/sparse/bm25.js';
 import { buildSparseFields } from '../../../indexes/src/sparse/fields.js';
 import { FlatDenseStore, type DenseStore } from '../../../indexes/src/store/dense.js';
 import type { IndexParts } from '../../../indexes/src/store/index-dir.js';
+import type { MashModel } from '../../../indexes/src/mash.js';
 import type { PremiseInfo } from '../../../indexes/src/store/premises.js';
 import type { Lang } from '../../../indexes/src/extract/record.js';
 import { SymbolSets } from './symbol-sets.js';
@@ -47,6 +48,8 @@ export class Segment {
   readonly touched: Int32Array;
   readonly informalTouched: Int32Array;
   private symbolSets?: SymbolSets;
+  /** The usage model fitted at index time (a base index's mash.bin; the overlay has none). */
+  mash?: MashModel;
   private scopes?: ScopeMasks;
   /**
    * Uses from other segments' proofs, on top of `table.uses`: `fixed` from base
@@ -144,6 +147,7 @@ export class Segment {
     const seg = Segment.fromIndexParts(parts, external);
     // stored at index time (symbols.bin); an older index builds them on first use
     if (parts.symbols) seg.symbolSets = parts.symbols;
+    seg.mash = parts.mash;
     return seg;
   }
 

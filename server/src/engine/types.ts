@@ -179,6 +179,8 @@ export interface ScoreParts {
   learned?: number;
   /** Hybrid, usage weight > 0: the usage model's score (usage-model.ts). */
   usage?: number;
+  /** Hybrid, mash weight > 0: the index-time usage model's score (MaSh, indexes/src/mash.ts). */
+  mash?: number;
   /** Hybrid only: 1 for a premise declared earlier in the same file (`nearby`). */
   local?: number;
   rerank?: number;

@@ -41,6 +41,7 @@ export function fusionFeatures(parts: ScoreParts, uses: number, entry = 0): Scor
     graph: parts.graph,
     own: parts.own,
     usage: parts.usage,
+    mash: parts.mash,
     local: parts.local,
     uses,
     entry,
