@@ -78,6 +78,20 @@ describe('a build into an existing index', () => {
 });
 
 describe('moving a finished build in', () => {
+  it("removes every index file the new build did not write, symbols.bin and mash.bin among them", async () => {
+    const full = join(root, 'full');
+    await buildIndex({ sources: [join(FIXTURES, 'sample')], out: full });
+    const out = join(root, 'stale-sides');
+    cpSync(full, out, { recursive: true });
+    // a build that writes no symbol sets and no usage model (as an index built before them)
+    await buildBeside(out, async (tmp) => {
+      cpSync(full, tmp, { recursive: true });
+      for (const f of ['symbols.bin', 'mash.bin']) rmSync(join(tmp, f));
+    });
+    expect(existsSync(join(out, 'symbols.bin'))).toBe(false);
+    expect(existsSync(join(out, 'mash.bin'))).toBe(false);
+  });
+
   it('cut short after any step (a kill, a power loss) leaves the old or the new index openable; the next build completes', async () => {
     const oldIndex = join(root, 'move-old');
     const newIndex = join(root, 'move-new');

@@ -23,7 +23,7 @@ import { prepareOutDir } from './out-path.js';
 import { DATA_DIR, dataDir } from './data-dir.js';
 
 /** What an index build may write (the manifest apart); a stale one would be read with the new index. */
-const INDEX_FILES = ['premises.bin', 'sparse.bin', 'informal.bin', 'dense.bin', 'dense.usearch', 'mash.bin', 'external-refs.json', 'exports.json', 'deferred-informal.json', 'imports.json'];
+const INDEX_FILES = ['premises.bin', 'sparse.bin', 'informal.bin', 'dense.bin', 'dense.usearch', 'mash.bin', 'symbols.bin', 'external-refs.json', 'exports.json', 'deferred-informal.json', 'imports.json'];
 const MANIFEST = 'manifest.json';
 const STAGING = /^\.tmp-(\d+)$/;
 
