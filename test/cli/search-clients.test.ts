@@ -1,7 +1,7 @@
 /**
  * The search clients' contracts on `premise-lsp http` (server/src/http/loogle.ts,
  * leansearch.ts, statesearch.ts): the built CLI over real HTTP on the sample index,
- * each answer read by a port of its client's parser (../../../shared/PROTOCOLS.md,
+ * each answer read by a port of its client's parser (PROTOCOLS.md in the shared notes beside the checkout,
  * "Search clients a local server can stand in for"): LeanSearchClient's Loogle
  * reader throws when a hit lacks `name` or `type`, or when neither `hits` nor
  * `error` is there; lean-lsp-mcp reads `hits[:n]`, and LeanSearch's `result` lists.
