@@ -11,8 +11,7 @@
  * fusion-data` writes them for training and the engine computes them at search
  * time, so training and serving cannot drift apart.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readModelFile, sameNames } from './model-file.js';
 import { minMax, prior, type Scored } from './fusion.js';
 import { parseQuery } from './query.js';
 import { LOW_USES } from './rerank-features.js';
@@ -92,27 +91,16 @@ export class LearnedFusion {
 
   /** Reads `dir/fusion.json`; throws an Error naming the file when it is missing or malformed. */
   static load(dir: string): LearnedFusion {
-    const file = join(dir, FUSION_FILE);
-    if (!existsSync(file)) throw new Error(`learned fusion file missing: ${file}`);
-    let m: { format?: unknown; version?: unknown; encoder_id?: unknown; base?: unknown; extra?: unknown; query?: unknown; w?: unknown; v?: unknown; u?: unknown };
-    try {
-      m = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      throw new Error(`learned fusion ${file} is not valid JSON: ${(e as Error).message}`);
-    }
-    const bad = (why: string) => new Error(`learned fusion ${file}: ${why}`);
-    if (m?.format !== FUSION_FORMAT || m.version !== 1) throw bad(`not a ${FUSION_FORMAT} v1 file`);
-    if (typeof m.encoder_id !== 'string' || !m.encoder_id) throw bad('encoder_id missing');
-    const same = (a: unknown, b: readonly string[]) => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
-    if (!same(m.base, BASE_FEATURES) || !same(m.extra, EXTRA_FEATURES) || !same(m.query, QUERY_FEATURES)) {
+    const { file, m, encoderId, bad } = readModelFile(dir, FUSION_FILE, 'learned fusion', FUSION_FORMAT);
+    if (!sameNames(m.base, BASE_FEATURES) || !sameNames(m.extra, EXTRA_FEATURES) || !sameNames(m.query, QUERY_FEATURES)) {
       throw bad('its features are not the ones this version computes (retrain it with models/train/fusion/train.sh)');
     }
     const nums = (a: unknown, n: number): a is number[] => Array.isArray(a) && a.length === n && a.every((x) => typeof x === 'number' && Number.isFinite(x));
     if (!nums(m.w, BASE_FEATURES.length) || !nums(m.v, EXTRA_FEATURES.length)) throw bad('w and v must be finite numbers, one per feature');
-    if (!Array.isArray(m.u) || m.u.length !== BASE_FEATURES.length || !m.u.every((r) => nums(r, QUERY_FEATURES.length))) {
+    if (!Array.isArray(m.u) || m.u.length !== BASE_FEATURES.length || !m.u.every((r: unknown) => nums(r, QUERY_FEATURES.length))) {
       throw bad(`u must be ${BASE_FEATURES.length} rows of ${QUERY_FEATURES.length} finite numbers`);
     }
-    return new LearnedFusion(m.w, m.v, m.u as number[][], m.encoder_id, file);
+    return new LearnedFusion(m.w, m.v, m.u as number[][], encoderId, file);
   }
 
   /** The fused score of every candidate (same order). */

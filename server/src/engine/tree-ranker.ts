@@ -6,8 +6,7 @@
  * The file names the features it was trained on; a model whose list is not this
  * version's is refused rather than fed shifted columns.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readModelFile, sameNames } from './model-file.js';
 import { TreeModel } from './tree-model.js';
 
 /** Candidates the ranker scores: the head of the hand-set fusion's list. */
@@ -58,25 +57,14 @@ export class TreeRanker {
 
   /** Reads `dir/ranker.json`; throws an Error naming the file when it is missing or malformed. */
   static load(dir: string): TreeRanker {
-    const file = join(dir, RANKER_FILE);
-    if (!existsSync(file)) throw new Error(`learned ranker file missing: ${file}`);
-    let m: { format?: unknown; version?: unknown; encoder_id?: unknown; features?: unknown; query?: unknown; top?: unknown; model?: unknown };
-    try {
-      m = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      throw new Error(`learned ranker ${file} is not valid JSON: ${(e as Error).message}`);
-    }
-    const bad = (why: string) => new Error(`learned ranker ${file}: ${why}`);
-    if (m?.format !== RANKER_FORMAT || m.version !== 1) throw bad(`not a ${RANKER_FORMAT} v1 file`);
-    if (typeof m.encoder_id !== 'string' || !m.encoder_id) throw bad('encoder_id missing');
-    const same = (a: unknown, b: readonly string[]) => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
-    if (!same(m.features, RANK_FEATURES) || !same(m.query, RANK_QUERY_FEATURES)) {
+    const { file, m, encoderId, bad } = readModelFile(dir, RANKER_FILE, 'learned ranker', RANKER_FORMAT);
+    if (!sameNames(m.features, RANK_FEATURES) || !sameNames(m.query, RANK_QUERY_FEATURES)) {
       throw bad('its features are not the ones this version computes (retrain it with models/train/ranker/train.sh)');
     }
     if (!Number.isInteger(m.top) || (m.top as number) < 2) throw bad('top must be an integer ≥ 2');
     const model = TreeModel.fromJSON(m.model, `learned ranker ${file}`);
     if (model.features !== RANK_FEATURES.length + RANK_QUERY_FEATURES.length) throw bad(`its trees read ${model.features} features, not ${RANK_FEATURES.length + RANK_QUERY_FEATURES.length}`);
-    return new TreeRanker(model, m.encoder_id, m.top as number, file);
+    return new TreeRanker(model, encoderId, m.top as number, file);
   }
 
   score(rows: readonly Float64Array[]): number[] {
